@@ -4,23 +4,6 @@
 
 namespace td {
 
-float half_to_float(uint16_t half) {
-  const uint32_t sign = static_cast<uint32_t>(half & 0x8000u) << 16;
-  const uint32_t exponent = (half >> 10) & 0x1fu;
-  uint32_t mantissa = half & 0x3ffu;
-  if (exponent == 0x1f) return float_of(sign | 0x7f800000u | (mantissa << 13));
-  if (exponent != 0) return float_of(sign | ((exponent + 112) << 23) | (mantissa << 13));
-  if (mantissa == 0) return float_of(sign);
-  // Subnormal half: normalise into a binary32 normal number.
-  int32_t unbiased = -14;
-  while ((mantissa & 0x400u) == 0) {
-    mantissa <<= 1;
-    --unbiased;
-  }
-  mantissa &= 0x3ffu;
-  return float_of(sign | static_cast<uint32_t>(unbiased + 127) << 23 | (mantissa << 13));
-}
-
 namespace {
 
 enum class Rounding { kNearestEven, kDown, kUp };

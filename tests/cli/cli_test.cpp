@@ -1,0 +1,162 @@
+// End-to-end tests of the tdsim binary: exit codes 0 (pass), 1 (mismatch),
+// 2 (bad input), and the output lines users and scripts rely on.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+RunResult run_tdsim(const std::string& arguments) {
+  const std::string command = std::string(TDSIM_BINARY) + " " + arguments + " 2>&1";
+  RunResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string last_line(const std::string& text) {
+  std::string trimmed = text;
+  while (!trimmed.empty() && trimmed.back() == '\n') trimmed.pop_back();
+  const size_t newline = trimmed.rfind('\n');
+  return newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("tdsim_cli_" + std::to_string(getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write(const std::string& name, const std::string& text) {
+    const fs::path path = dir_ / name;
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  fs::path dir_;
+};
+
+const std::string kConformance = std::string(TDSIM_SOURCE_DIR) + "/tests/vectors/conformance-v1.tdv";
+const std::string kGoodCase =
+    "name=box32.example desc=00000000,80000000,0000003f,89000000 op=bvh ptr=5 "
+    "ray=7f800000,00000000,00000000,00000000,3f800000,00000000,00000000,3f800000,7f800000,7f800000 "
+    "mem=1000000020000000300000004000000000000040000080bf000080bf000040400000803f0000803f0000a040000080bf000080bf0000"
+    "c0400000803f0000803f000040c0000080bf000080bf000000c00000803f0000803f000080bf000080bf000080bf0000803f0000803f"
+    "0000803f00000000000000000000000000000000 ";
+
+TEST_F(Cli, ConformanceVectorsPassWithExitZero) {
+  const RunResult result = run_tdsim("check " + kConformance + " --engine ref");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(last_line(result.output), "1000 passed, 0 failed");
+}
+
+TEST_F(Cli, SpecExampleCasePasses) {
+  const fs::path file = write("ok.tdv", "tdv 1\n" + kGoodCase + "expect=00000040,00000010,00000020,ffffffff\n");
+  const RunResult result = run_tdsim("check " + file.string());
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(last_line(result.output), "1 passed, 0 failed");
+}
+
+TEST_F(Cli, MismatchPrintsFileLineNameAndExitsOne) {
+  const fs::path file = write("bad.tdv", "tdv 1\n# wrong on purpose\n" + kGoodCase +
+                                             "expect=00000010,00000040,00000020,ffffffff\n");
+  const RunResult result = run_tdsim("check " + file.string() + " --engine ref");
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find(file.string() +
+                               ":3: box32.example: expected 00000010,00000040,00000020,ffffffff got "
+                               "00000040,00000010,00000020,ffffffff"),
+            std::string::npos)
+      << result.output;
+  EXPECT_EQ(last_line(result.output), "0 passed, 1 failed");
+}
+
+TEST_F(Cli, MalformedFileExitsTwoNamingLineAndRunsNothing) {
+  const fs::path good = write("good.tdv", "tdv 1\n" + kGoodCase + "expect=00000040,00000010,00000020,ffffffff\n");
+  const fs::path bad = write("bad.tdv", "tdv 1\n\n" + kGoodCase + "expect=00000040 extra=1\n");
+  const RunResult result = run_tdsim("check " + good.string() + " " + bad.string());
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find(bad.string() + ":3: "), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("passed"), std::string::npos) << "nothing may run: " << result.output;
+}
+
+TEST_F(Cli, MissingFileExitsTwo) {
+  const RunResult result = run_tdsim("check " + (dir_ / "absent.tdv").string());
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("absent.tdv: cannot open file"), std::string::npos) << result.output;
+}
+
+TEST_F(Cli, UnknownEngineAndFlagExitTwo) {
+  EXPECT_EQ(run_tdsim("check " + kConformance + " --engine warp").exit_code, 2);
+  EXPECT_EQ(run_tdsim("check " + kConformance + " --frobnicate").exit_code, 2);
+  EXPECT_EQ(run_tdsim("no-such-command").exit_code, 2);
+  EXPECT_EQ(run_tdsim("").exit_code, 2);
+}
+
+TEST_F(Cli, HelpExitsZero) {
+  const RunResult result = run_tdsim("check --help");
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.output.find("--engine"), std::string::npos);
+}
+
+TEST_F(Cli, GeneratedRandomVectorsAreDeterministicAndPass) {
+  const fs::path a = dir_ / "a.tdv", b = dir_ / "b.tdv", c = dir_ / "c.tdv";
+  ASSERT_EQ(run_tdsim("gen-vectors --kind random --seed 7 --count 300 -o " + a.string()).exit_code, 0);
+  ASSERT_EQ(run_tdsim("gen-vectors --kind random --seed 7 --count 300 -o " + b.string()).exit_code, 0);
+  ASSERT_EQ(run_tdsim("gen-vectors --kind random --seed 8 --count 300 -o " + c.string()).exit_code, 0);
+  EXPECT_EQ(read_file(a), read_file(b));
+  EXPECT_NE(read_file(a), read_file(c));
+  const RunResult result = run_tdsim("check " + a.string());
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(last_line(result.output), "300 passed, 0 failed");
+}
+
+TEST_F(Cli, GeneratedEdgeVectorsPass) {
+  const fs::path edge = dir_ / "edge.tdv";
+  ASSERT_EQ(run_tdsim("gen-vectors --kind edge -o " + edge.string()).exit_code, 0);
+  const RunResult result = run_tdsim("check " + edge.string());
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(last_line(result.output).find(" passed, 0 failed"), std::string::npos);
+}
+
+TEST_F(Cli, UnwritableOutputExitsTwoAndLeavesNothing) {
+  const fs::path out = dir_ / "no_such_dir" / "x.tdv";
+  const RunResult result = run_tdsim("gen-vectors --kind edge -o " + out.string());
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("no_such_dir"), std::string::npos) << result.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(Cli, BadCountExitsTwo) {
+  EXPECT_EQ(run_tdsim("gen-vectors --kind random --count 0 -o " + (dir_ / "x.tdv").string()).exit_code, 2);
+  EXPECT_EQ(run_tdsim("gen-vectors --kind random --seed abc -o " + (dir_ / "x.tdv").string()).exit_code, 2);
+}
+
+}  // namespace

@@ -1,0 +1,33 @@
+// Every committed vector file must pass through the golden reference: the
+// conformance set from the independent implementation and our own edge set.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "tb/check.h"
+#include "tb/engine.h"
+#include "tb/tdv.h"
+
+namespace td::tb {
+namespace {
+
+void expect_file_passes(const std::string& name) {
+  const std::string path = std::string(TDSIM_SOURCE_DIR) + "/tests/vectors/" + name;
+  TdvParse parse = read_tdv_file(path);
+  ASSERT_TRUE(parse.ok()) << parse.errors.front().to_string();
+  ASSERT_FALSE(parse.file.cases.empty());
+  auto engine = make_engine("ref");
+  ASSERT_NE(engine, nullptr);
+  std::ostringstream mismatches;
+  const CheckSummary summary = check_files({parse.file}, *engine, mismatches);
+  EXPECT_EQ(summary.failed, 0u) << mismatches.str();
+  EXPECT_EQ(summary.passed, parse.file.cases.size());
+}
+
+TEST(Conformance, SharedConformanceVectorsPassOnReference) { expect_file_passes("conformance-v1.tdv"); }
+
+TEST(Conformance, EdgeVectorsPassOnReference) { expect_file_passes("edge-v1.tdv"); }
+
+}  // namespace
+}  // namespace td::tb
