@@ -45,4 +45,15 @@ void MemoryImage::read(uint64_t address, uint8_t* out, size_t length) const {
   }
 }
 
+const uint8_t* MemoryImage::view(uint64_t address, size_t length, uint8_t* scratch) const {
+  static const Page kZeroPage{};
+  const uint64_t offset = address & (kPageBytes - 1);
+  if (offset + length > kPageBytes) {
+    read(address, scratch, length);
+    return scratch;
+  }
+  const Page* page = page_for_read(address >> kPageBits);
+  return (page ? page->data() : kZeroPage.data()) + offset;
+}
+
 }  // namespace td

@@ -19,6 +19,11 @@ class MemoryImage {
   void write(uint64_t address, const uint8_t* data, size_t length);
   void read(uint64_t address, uint8_t* out, size_t length) const;
 
+  // Pointer to `length` bytes at `address`: straight into the page when the
+  // range lies within one page (no copy: the hot path of node fetch), else a
+  // copy in `scratch` (at least `length` bytes). Valid until the next write.
+  const uint8_t* view(uint64_t address, size_t length, uint8_t* scratch) const;
+
   void clear() { pages_.clear(); }
   size_t page_count() const { return pages_.size(); }
   size_t resident_bytes() const { return pages_.size() * kPageBytes; }

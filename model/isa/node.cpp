@@ -42,11 +42,13 @@ void store_children(const BoxNode& node, uint8_t* bytes) {
 BoxNode decode_box16(const uint8_t* bytes) {
   BoxNode node;
   load_children(bytes, node);
+  // 24 halves in a row (per box: min.xyz, max.xyz): widen them in one loop.
+  float widened[24];
+  for (int k = 0; k < 24; ++k) widened[k] = half_to_float(load_u16(bytes + 16 + 2 * k));
   for (int i = 0; i < 4; ++i) {
-    const uint8_t* box = bytes + 16 + 12 * i;
     for (int a = 0; a < 3; ++a) {
-      node.box[i].min[a] = half_to_float(load_u16(box + 2 * a));
-      node.box[i].max[a] = half_to_float(load_u16(box + 6 + 2 * a));
+      node.box[i].min[a] = widened[6 * i + a];
+      node.box[i].max[a] = widened[6 * i + 3 + a];
     }
   }
   return node;

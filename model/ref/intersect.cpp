@@ -70,9 +70,8 @@ LaneResult execute_node(const Descriptor& descriptor, const LanePlan& plan, cons
 LaneResult intersect(const Descriptor& descriptor, const LaneInput& lane, const MemoryImage& memory) {
   const LanePlan plan = plan_lane(descriptor, lane);
   if (!plan.needs_fetch()) return result_without_fetch(plan);
-  NodeBytes bytes;
-  memory.read(plan.address, bytes.data(), plan.bytes);
-  return execute_node(descriptor, plan, bytes.data());
+  NodeBytes scratch;
+  return execute_node(descriptor, plan, memory.view(plan.address, plan.bytes, scratch.data()));
 }
 
 }  // namespace td::ref
