@@ -1,0 +1,283 @@
+#include "model/sim/stats.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace td::sim {
+
+namespace {
+
+// Length of the well-formed UTF-8 sequence starting at text[i] (Unicode
+// table 3-7: no overlong forms, no surrogates), or 0 if it is not one.
+std::size_t utf8_length(const std::string& text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u; };
+  const unsigned lead = byte(0);
+  std::size_t length = 0;
+  unsigned lo = 0x80, hi = 0xbf;  // range of the second byte
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    length = 2;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+    if (lead == 0xe0) lo = 0xa0;
+    if (lead == 0xed) hi = 0x9f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+    if (lead == 0xf0) lo = 0x90;
+    if (lead == 0xf4) hi = 0x8f;
+  } else {
+    return 0;
+  }
+  if (byte(1) < lo || byte(1) > hi) return 0;
+  for (std::size_t k = 2; k < length; ++k) {
+    if (byte(k) < 0x80 || byte(k) > 0xbf) return 0;
+  }
+  return length;
+}
+
+// JSON text must be UTF-8 without raw control characters: those are escaped,
+// and a byte that is not UTF-8 becomes U+FFFD.
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (byte < 0x20) {
+      out += fmt::format("\\u{:04x}", byte);
+    } else if (byte < 0x80) {
+      out += c;
+    } else if (const std::size_t length = utf8_length(text, i); length != 0) {
+      out.append(text, i, length);
+      i += length - 1;
+    } else {
+      out += "\\ufffd";
+    }
+  }
+  return out + "\"";
+}
+
+// JSON has no NaN or infinity: a formula dividing by a zero counter reports null.
+std::string json_double(double value) { return std::isfinite(value) ? fmt::format("{}", value) : "null"; }
+
+// RFC 4180: a field holding a separator, quote or line break is quoted, quotes doubled.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// A spreadsheet reads an empty cell as "no value"; shortest round-trip digits otherwise.
+std::string csv_double(double value) { return std::isfinite(value) ? fmt::format("{}", value) : ""; }
+
+// People read six significant digits; large values keep every integer digit.
+std::string table_double(double value) {
+  if (!std::isfinite(value)) return "n/a";
+  if (std::fabs(value) >= 1e6) return fmt::format("{:.0f}", value);
+  return fmt::format("{:.6g}", value);
+}
+
+// A line break inside a description would break the table's columns.
+std::string one_line(std::string text) {
+  std::replace_if(
+      text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }, ' ');
+  return text;
+}
+
+std::string bucket_label(const Histogram& histogram, std::size_t bucket) {
+  const std::vector<uint64_t>& bounds = histogram.bounds();
+  const uint64_t lo = bucket == 0 ? 0 : bounds[bucket - 1];
+  if (bucket == bounds.size()) return fmt::format("bucket[{},inf)", lo);
+  return fmt::format("bucket[{},{})", lo, bounds[bucket]);
+}
+
+std::string json_uint_array(const std::vector<uint64_t>& values) {
+  return fmt::format("[{}]", fmt::join(values, ", "));
+}
+
+std::string json_histogram(const Histogram& h) {
+  return fmt::format(R"({{"count": {}, "sum": {}, "min": {}, "max": {}, "mean": {}, "bounds": {}, "buckets": {}}})",
+                     h.count(), h.sum(), h.min(), h.max(), json_double(h.mean()), json_uint_array(h.bounds()),
+                     json_uint_array(h.buckets()));
+}
+
+}  // namespace
+
+Histogram::Histogram(std::vector<uint64_t> bounds) : bounds_(std::move(bounds)) {
+  // Buckets are found by binary search, which needs strictly increasing bounds.
+  for (std::size_t i = 1; i < bounds_.size(); ++i) {
+    if (bounds_[i] <= bounds_[i - 1]) {
+      throw std::invalid_argument(fmt::format("histogram bounds must be strictly increasing (bound {} is {} after {})",
+                                              i, bounds_[i], bounds_[i - 1]));
+    }
+  }
+  buckets_.assign(bounds_.size() + 1, 0);
+}
+
+void Histogram::sample(uint64_t value) {
+  // upper_bound: a value equal to a bound belongs to the bucket that bound opens.
+  const auto bucket = std::upper_bound(bounds_.begin(), bounds_.end(), value) - bounds_.begin();
+  ++buckets_[static_cast<std::size_t>(bucket)];
+  ++count_;
+  sum_ += value;
+  min_ = std::min(min_, value);
+  max_ = std::max(max_, value);
+}
+
+void Histogram::reset() {
+  std::fill(buckets_.begin(), buckets_.end(), 0);
+  count_ = 0;
+  sum_ = 0;
+  min_ = UINT64_MAX;
+  max_ = 0;
+}
+
+std::vector<uint64_t> power_of_two_bounds(uint64_t limit) {
+  std::vector<uint64_t> bounds;
+  for (uint64_t bound = 1; bound <= limit; bound *= 2) {
+    bounds.push_back(bound);
+    if (bound > UINT64_MAX / 2) break;  // the next power of two does not fit
+  }
+  return bounds;
+}
+
+void StatsRegistry::check_new_name(const std::string& name) const {
+  if (name.empty()) throw std::invalid_argument("stats: empty stat name");
+  if (index_.count(name)) throw std::logic_error(fmt::format("stats: '{}' registered twice", name));
+}
+
+void StatsRegistry::add_entry(Entry entry) {
+  index_.emplace(entry.name, entries_.size());
+  entries_.push_back(std::move(entry));
+}
+
+const StatsRegistry::Entry& StatsRegistry::find(const std::string& name) const {
+  const auto it = index_.find(name);
+  if (it == index_.end()) throw std::out_of_range(fmt::format("stats: no stat named '{}'", name));
+  return entries_[it->second];
+}
+
+Counter& StatsRegistry::counter(const std::string& name, const std::string& unit, const std::string& description) {
+  check_new_name(name);
+  Counter& counter = counters_.emplace_back();
+  Entry entry{name, unit, description, Kind::kCounter, &counter, nullptr, {}};
+  add_entry(std::move(entry));
+  return counter;
+}
+
+Histogram& StatsRegistry::histogram(const std::string& name, const std::string& unit, const std::string& description,
+                                   std::vector<uint64_t> bounds) {
+  check_new_name(name);
+  Histogram& histogram = histograms_.emplace_back(std::move(bounds));
+  Entry entry{name, unit, description, Kind::kHistogram, nullptr, &histogram, {}};
+  add_entry(std::move(entry));
+  return histogram;
+}
+
+void StatsRegistry::formula(const std::string& name, const std::string& unit, const std::string& description,
+                            std::function<double()> compute) {
+  check_new_name(name);
+  // Caught here rather than as std::bad_function_call when a report is made.
+  if (!compute) throw std::invalid_argument(fmt::format("stats: formula '{}' has no function", name));
+  Entry entry{name, unit, description, Kind::kFormula, nullptr, nullptr, std::move(compute)};
+  add_entry(std::move(entry));
+}
+
+void StatsRegistry::reset() {
+  for (Counter& counter : counters_) counter.reset();
+  for (Histogram& histogram : histograms_) histogram.reset();
+}
+
+uint64_t StatsRegistry::value(const std::string& name) const {
+  const Entry& entry = find(name);
+  if (entry.kind != Kind::kCounter) throw std::out_of_range(fmt::format("stats: '{}' is not a counter", name));
+  return entry.counter->value();
+}
+
+std::string StatsRegistry::to_json() const {
+  std::string out = "{\n  \"stats\": {";
+  const char* separator = "\n";
+  for (const Entry& entry : entries_) {
+    std::string value;
+    switch (entry.kind) {
+      case Kind::kCounter: value = std::to_string(entry.counter->value()); break;
+      case Kind::kHistogram: value = json_histogram(*entry.histogram); break;
+      case Kind::kFormula: value = json_double(entry.compute()); break;
+    }
+    out += fmt::format(R"({}    {}: {{"unit": {}, "description": {}, "value": {}}})", separator,
+                       json_string(entry.name), json_string(entry.unit), json_string(entry.description), value);
+    separator = ",\n";
+  }
+  return out + "\n  }\n}\n";
+}
+
+std::vector<StatsRegistry::Row> StatsRegistry::rows(std::string (*format_double)(double)) const {
+  std::vector<Row> out;
+  for (const Entry& entry : entries_) {
+    if (entry.kind == Kind::kCounter) {
+      out.push_back({entry.name, entry.unit, std::to_string(entry.counter->value()), entry.description});
+    } else if (entry.kind == Kind::kFormula) {
+      out.push_back({entry.name, entry.unit, format_double(entry.compute()), entry.description});
+    } else {
+      const Histogram& h = *entry.histogram;
+      out.push_back({entry.name + ".count", "samples", std::to_string(h.count()), entry.description});
+      out.push_back({entry.name + ".mean", entry.unit, format_double(h.mean()), entry.description});
+      out.push_back({entry.name + ".min", entry.unit, std::to_string(h.min()), entry.description});
+      out.push_back({entry.name + ".max", entry.unit, std::to_string(h.max()), entry.description});
+      for (std::size_t i = 0; i < h.buckets().size(); ++i) {
+        out.push_back({entry.name + "." + bucket_label(h, i), "samples", std::to_string(h.buckets()[i]),
+                        entry.description});
+      }
+    }
+  }
+  return out;
+}
+
+std::string StatsRegistry::to_csv() const {
+  std::string out = "name,unit,value,description\n";
+  for (const Row& row : rows(csv_double)) {
+    out += fmt::format("{},{},{},{}\n", csv_field(row.name), csv_field(row.unit), csv_field(row.value),
+                       csv_field(row.description));
+  }
+  return out;
+}
+
+std::string StatsRegistry::to_table() const {
+  const std::vector<Row> table = rows(table_double);
+  std::size_t name_width = 0, value_width = 0, unit_width = 0;
+  for (const Row& row : table) {
+    name_width = std::max(name_width, row.name.size());
+    value_width = std::max(value_width, row.value.size());
+    unit_width = std::max(unit_width, row.unit.size());
+  }
+  // Padded by bytes (fmt would count display width): names are ASCII, and
+  // bytes keep the columns consistent with the widths measured above.
+  std::string out;
+  for (const Row& row : table) {
+    std::string line = one_line(row.name);
+    line.append(name_width - row.name.size() + 2 + value_width - row.value.size(), ' ');
+    line += row.value + "  " + one_line(row.unit);
+    if (row.description.empty()) {
+      line.erase(line.find_last_not_of(' ') + 1);  // no trailing blanks
+    } else {
+      line.append(unit_width - row.unit.size(), ' ');
+      line += "  # " + one_line(row.description);
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace td::sim
