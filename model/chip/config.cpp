@@ -1,0 +1,580 @@
+// config.cpp — YAML -> const Config. One declarative table per section lists
+// each key with its member and its range; reading, checking and writing YAML
+// all walk the same tables, so a new key is one line in one table.
+// yaml-cpp is used for parsing only: every yaml-cpp exception is turned into
+// a ConfigError here and never escapes.
+#include "model/chip/config.h"
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <initializer_list>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace td::cfg {
+
+namespace {
+
+// Anything bigger is not a chip description (and reading /dev/zero must end).
+constexpr size_t kMaxFileBytes = size_t{1} << 20;
+constexpr size_t kMaxNameBytes = 200;
+constexpr size_t kMaxQuotedBytes = 40;  // of an offending value, in messages
+
+std::string where(const std::string& file, int line, int column) {
+  if (line <= 0) return file;
+  if (column <= 0) return fmt::format("{}:{}", file, line);
+  return fmt::format("{}:{}:{}", file, line, column);
+}
+
+std::string compose(const std::string& file, int line, int column, const std::string& key,
+                    const std::string& message) {
+  if (key.empty()) return fmt::format("{}: {}", where(file, line, column), message);
+  return fmt::format("{}: {}: {}", where(file, line, column), key, message);
+}
+
+bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+std::string join_path(const std::string& path, std::string_view key) {
+  return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
+}
+
+// An offending value as it appears in a message: quoted, shortened, with
+// control bytes escaped so a message stays on one line.
+std::string quote(std::string_view text) {
+  std::string out = "'";
+  size_t shown = 0;
+  for (char c : text) {
+    if (shown == kMaxQuotedBytes) {
+      out += "...";
+      break;
+    }
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      out += fmt::format("\\x{:02x}", byte);
+    } else {
+      out += c;
+    }
+    ++shown;
+  }
+  out += "'";
+  return out;
+}
+
+// What a node is, for "expected X (got Y)".
+std::string describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null: return "null";
+    case YAML::NodeType::Sequence: return "a sequence";
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Scalar:
+      if (node.Tag() == "!") return "a quoted string " + quote(node.Scalar());
+      if (node.Tag() != "?") return fmt::format("{} tagged {}", quote(node.Scalar()), quote(node.Tag()));
+      return quote(node.Scalar());
+    case YAML::NodeType::Undefined: break;
+  }
+  return "nothing";
+}
+
+// A plain (unquoted, untagged) scalar, or a scalar with one of `core_tags`.
+bool is_plain_scalar(const YAML::Node& node, std::initializer_list<std::string_view> core_tags) {
+  if (!node.IsScalar()) return false;
+  const std::string& tag = node.Tag();
+  if (tag == "?") return true;
+  for (std::string_view core : core_tags) {
+    if (tag == core) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// ConfigError
+
+ConfigError::ConfigError(const std::string& file, const std::string& key, const std::string& message)
+    : ConfigError(file, 0, 0, key, message) {}
+
+ConfigError::ConfigError(const std::string& file, int line, int column, const std::string& key,
+                         const std::string& message)
+    : std::runtime_error(compose(file, line, column, key, message)), file_(file), key_(key) {}
+
+uint64_t Config::period_ps() const {
+  if (!(chip.clock_mhz > 0)) return 0;
+  return static_cast<uint64_t>(std::llround(1e6 / chip.clock_mhz));
+}
+
+// ---------------------------------------------------------------------------
+// The reader: raises errors at YAML positions and converts scalars.
+
+// A value with the position errors about it are reported at: its own, or
+// its key's when it is empty (yaml-cpp puts an empty value where the next
+// token starts, often on the following line).
+struct Value {
+  YAML::Node node;
+  YAML::Mark mark;
+  YAML::Mark key_mark;
+};
+
+class ConfigReader {
+ public:
+  explicit ConfigReader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& key, const std::string& message) const {
+    if (mark.is_null()) throw ConfigError(file_, 0, 0, key, message);
+    throw ConfigError(file_, mark.line + 1, mark.column + 1, key, message);
+  }
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const {
+    throw ConfigError(file_, 0, 0, key, message);
+  }
+
+  std::string read_text(const Value& value, const std::string& key) const {
+    const YAML::Node& node = value.node;
+    if (!node.IsScalar()) fail(value.mark, key, fmt::format("expected a string (got {})", describe(node)));
+    const std::string& text = node.Scalar();
+    if (text.empty()) fail(value.mark, key, "must not be empty");
+    if (text.size() > kMaxNameBytes) {
+      fail(value.mark, key, fmt::format("must be at most {} bytes (got {})", kMaxNameBytes, text.size()));
+    }
+    for (char c : text) {
+      const auto byte = static_cast<unsigned char>(c);
+      if (byte < 0x20 || byte == 0x7f) {
+        fail(value.mark, key, fmt::format("must not hold control characters (got {})", quote(text)));
+      }
+    }
+    return text;
+  }
+
+  uint32_t read_unsigned(const Value& located, const std::string& key, uint64_t min, uint64_t max,
+                         bool power_of_two) const {
+    const YAML::Node& node = located.node;
+    const auto wrong = [&] {
+      fail(located.mark, key, fmt::format("expected an unsigned integer (got {})", describe(node)));
+    };
+    if (!is_plain_scalar(node, {"tag:yaml.org,2002:int"})) wrong();
+    const std::string& text = node.Scalar();
+    if (text.empty()) wrong();
+    for (char c : text) {
+      if (c < '0' || c > '9') wrong();
+    }
+    uint64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc::result_out_of_range) fail(located.mark, key, fmt::format("must be <= {} (got {})", max, text));
+    if (ec != std::errc() || end != text.data() + text.size()) wrong();
+    if (value < min) fail(located.mark, key, fmt::format("must be >= {} (got {})", min, value));
+    if (value > max) fail(located.mark, key, fmt::format("must be <= {} (got {})", max, value));
+    if (power_of_two && !is_power_of_two(value)) {
+      fail(located.mark, key, fmt::format("must be a power of two (got {})", value));
+    }
+    return static_cast<uint32_t>(value);
+  }
+
+  double read_number(const Value& located, const std::string& key, double min, double max) const {
+    const YAML::Node& node = located.node;
+    const auto wrong = [&] {
+      fail(located.mark, key, fmt::format("expected a number (got {})", describe(node)));
+    };
+    if (!is_plain_scalar(node, {"tag:yaml.org,2002:float", "tag:yaml.org,2002:int"})) wrong();
+    const std::string& text = node.Scalar();
+    // Plain decimal or exponent notation; from_chars would also take
+    // "inf"/"nan", which YAML spells differently: neither is a valid value.
+    if (text.empty()) wrong();
+    for (char c : text) {
+      const bool ok = (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+';
+      if (!ok) wrong();
+    }
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc::result_out_of_range) {
+      fail(located.mark, key, fmt::format("expected a finite number representable as a double (got {})", quote(text)));
+    }
+    if (ec != std::errc() || end != text.data() + text.size()) wrong();
+    if (!std::isfinite(value)) wrong();
+    if (value < min) fail(located.mark, key, fmt::format("must be >= {} (got {})", min, text));
+    if (value > max) fail(located.mark, key, fmt::format("must be <= {} (got {})", max, text));
+    return value;
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+};
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Declarative tables
+
+// The value nodes of one section, by field index, once read; for checks
+// that span fields (they report at the position of the field they name).
+struct SectionNodes {
+  std::string path;
+  std::vector<const char*> keys;
+  std::vector<Value> values;
+
+  const YAML::Mark& mark_of(std::string_view key) const {
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (key == keys[i]) return values[i].mark;
+    }
+    throw std::logic_error(fmt::format("config.cpp: no key {} in {}", key, path));
+  }
+};
+
+template <class S>
+struct Field {
+  const char* key;
+  // Reads `value` (in the section at key path `path`) into `out`.
+  std::function<void(const ConfigReader&, const Value& value, const std::string& path, S& out)> read;
+  // Appends "key: value" lines (or a nested block) at `indent` spaces.
+  std::function<void(std::string& out, int indent, const S& in)> write;
+};
+
+template <class S>
+struct Section {
+  std::vector<Field<S>> fields;
+  // Checks across fields after all of them are read; may be empty.
+  std::function<void(const ConfigReader&, const SectionNodes&, const S&)> check;
+
+  size_t index_of(std::string_view key) const {
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (key == fields[i].key) return i;
+    }
+    return fields.size();
+  }
+};
+
+// A string in YAML double quotes: round-trips any name read_text accepts.
+std::string yaml_quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+void write_line(std::string& out, int indent, const char* key, const std::string& value) {
+  out.append(static_cast<size_t>(indent), ' ');
+  out += fmt::format("{}: {}\n", key, value);
+}
+
+template <class S>
+Field<S> text(const char* key, std::string S::*member) {
+  return {key,
+          [key, member](const ConfigReader& r, const Value& v, const std::string& path, S& out) {
+            out.*member = r.read_text(v, join_path(path, key));
+          },
+          [key, member](std::string& out, int indent, const S& in) {
+            write_line(out, indent, key, yaml_quoted(in.*member));
+          }};
+}
+
+struct UnsignedRange {
+  uint64_t min;
+  uint64_t max;
+  bool power_of_two = false;
+};
+
+template <class S>
+Field<S> whole(const char* key, uint32_t S::*member, UnsignedRange range) {
+  return {key,
+          [key, member, range](const ConfigReader& r, const Value& v, const std::string& path, S& out) {
+            out.*member = r.read_unsigned(v, join_path(path, key), range.min, range.max, range.power_of_two);
+          },
+          [key, member](std::string& out, int indent, const S& in) {
+            write_line(out, indent, key, fmt::format("{}", in.*member));
+          }};
+}
+
+struct NumberRange {
+  double min;
+  double max;
+};
+
+template <class S>
+Field<S> number(const char* key, double S::*member, NumberRange range) {
+  return {key,
+          [key, member, range](const ConfigReader& r, const Value& v, const std::string& path, S& out) {
+            out.*member = r.read_number(v, join_path(path, key), range.min, range.max);
+          },
+          [key, member](std::string& out, int indent, const S& in) {
+            // Shortest representation that reads back to the same double.
+            write_line(out, indent, key, fmt::format("{}", in.*member));
+          }};
+}
+
+template <class S>
+void read_section(const ConfigReader& reader, const Value& value, const std::string& path, const Section<S>& section,
+                  S& out);
+template <class S>
+void write_section(std::string& out, int indent, const Section<S>& section, const S& in);
+
+template <class S, class T>
+Field<S> group(const char* key, T S::*member, const Section<T>& nested) {
+  const Section<T>* table = &nested;  // tables are function-local statics
+  return {key,
+          [key, member, table](const ConfigReader& r, const Value& v, const std::string& path, S& out) {
+            read_section(r, v, join_path(path, key), *table, out.*member);
+          },
+          [key, member, table](std::string& out, int indent, const S& in) {
+            out.append(static_cast<size_t>(indent), ' ');
+            out += fmt::format("{}:\n", key);
+            write_section(out, indent + 2, *table, in.*member);
+          }};
+}
+
+// Reads one mapping: unknown and duplicate keys (in document order), then
+// missing keys and values (in table order), then the cross-field check.
+// A missing key is reported at the mapping's own key (value.key_mark).
+template <class S>
+void read_section(const ConfigReader& reader, const Value& value, const std::string& path, const Section<S>& section,
+                  S& out) {
+  const YAML::Node& node = value.node;
+  if (!node.IsMap()) {
+    std::vector<std::string> keys;
+    for (const Field<S>& f : section.fields) keys.emplace_back(f.key);
+    reader.fail(value.mark, path,
+                fmt::format("expected a mapping with keys {} (got {})", fmt::join(keys, ", "), describe(node)));
+  }
+  SectionNodes nodes{path, {}, std::vector<Value>(section.fields.size())};
+  for (const Field<S>& f : section.fields) nodes.keys.push_back(f.key);
+  std::vector<bool> seen(section.fields.size(), false);
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const YAML::Node key_node = it->first;
+    if (!key_node.IsScalar()) {
+      reader.fail(key_node.Mark(), path, fmt::format("expected a key name (got {})", describe(key_node)));
+    }
+    const std::string& key = key_node.Scalar();
+    const size_t i = section.index_of(key);
+    if (i == section.fields.size()) reader.fail(key_node.Mark(), join_path(path, key), "unknown key");
+    if (seen[i]) reader.fail(key_node.Mark(), join_path(path, key), "duplicate key");
+    seen[i] = true;
+    const YAML::Node v = it->second;
+    nodes.values[i] = Value{v, v.IsNull() ? key_node.Mark() : v.Mark(), key_node.Mark()};
+  }
+  for (size_t i = 0; i < section.fields.size(); ++i) {
+    if (!seen[i]) reader.fail(value.key_mark, join_path(path, section.fields[i].key), "missing key");
+  }
+  for (size_t i = 0; i < section.fields.size(); ++i) {
+    section.fields[i].read(reader, nodes.values[i], path, out);
+  }
+  if (section.check) section.check(reader, nodes, out);
+}
+
+template <class S>
+void write_section(std::string& out, int indent, const Section<S>& section, const S& in) {
+  for (const Field<S>& f : section.fields) f.write(out, indent, in);
+}
+
+// Ranges (keep config.h's comment and the shipped configs' comments in step).
+constexpr UnsignedRange kQueue{1, 4096};
+constexpr UnsignedRange kLatency{1, 100000};
+
+const Section<ChipConfig>& chip_section() {
+  static const Section<ChipConfig> section{
+      {
+          text("name", &ChipConfig::name),
+          number("clock_mhz", &ChipConfig::clock_mhz, {0.001, 10000}),
+          whole("wgps", &ChipConfig::wgps, {1, 256}),
+          whole("tds_per_wgp", &ChipConfig::tds_per_wgp, {1, 8}),
+          whole("shader_arrays", &ChipConfig::shader_arrays, {1, 64}),
+      },
+      [](const ConfigReader& r, const SectionNodes& nodes, const ChipConfig& c) {
+        if (c.shader_arrays > c.wgps) {
+          r.fail(nodes.mark_of("shader_arrays"), join_path(nodes.path, "shader_arrays"),
+                 fmt::format("must be <= {} ({}) (got {})", join_path(nodes.path, "wgps"), c.wgps, c.shader_arrays));
+        }
+      }};
+  return section;
+}
+
+const Section<TdConfig>& td_section() {
+  static const Section<TdConfig> section{{
+      whole("instruction_queue_depth", &TdConfig::instruction_queue_depth, kQueue),
+      whole("fetch_queue_depth", &TdConfig::fetch_queue_depth, kQueue),
+      whole("return_buffer_entries", &TdConfig::return_buffer_entries, kQueue),
+      whole("box_latency_cycles", &TdConfig::box_latency_cycles, kLatency),
+      whole("triangle_latency_cycles", &TdConfig::triangle_latency_cycles, kLatency),
+      whole("sort_latency_cycles", &TdConfig::sort_latency_cycles, kLatency),
+      whole("return_latency_cycles", &TdConfig::return_latency_cycles, {0, 100000}),
+  }, {}};
+  return section;
+}
+
+const Section<CacheConfig>& cache_section() {
+  static const Section<CacheConfig> section{
+      {
+          whole("size_kib", &CacheConfig::size_kib, {1, 1048576}),
+          whole("ways", &CacheConfig::ways, {1, 4096}),
+          whole("line_bytes", &CacheConfig::line_bytes, {16, 4096, true}),
+          whole("hit_latency_cycles", &CacheConfig::hit_latency_cycles, kLatency),
+          whole("mshrs", &CacheConfig::mshrs, kQueue),
+          whole("bytes_per_clock", &CacheConfig::bytes_per_clock, {1, 4096}),
+      },
+      [](const ConfigReader& r, const SectionNodes& nodes, const CacheConfig& c) {
+        const uint64_t size = uint64_t{c.size_kib} * 1024;
+        const uint64_t set_bytes = uint64_t{c.ways} * c.line_bytes;
+        const std::string key = join_path(nodes.path, "size_kib");
+        if (size % set_bytes != 0) {
+          r.fail(nodes.mark_of("size_kib"), key,
+                 fmt::format("must be a whole number of sets ({} KiB is not a multiple of {} ways x {} B = {} B)",
+                             c.size_kib, c.ways, c.line_bytes, set_bytes));
+        }
+        if (!is_power_of_two(size / set_bytes)) {
+          r.fail(nodes.mark_of("size_kib"), key,
+                 fmt::format("must give a power-of-two number of sets ({} KiB / ({} ways x {} B) = {} sets)",
+                             c.size_kib, c.ways, c.line_bytes, size / set_bytes));
+        }
+      }};
+  return section;
+}
+
+const Section<L2Config>& l2_section() {
+  static const Section<L2Config> section{{
+      whole("slices", &L2Config::slices, {1, 256}),
+      group("slice", &L2Config::slice, cache_section()),
+  }, {}};
+  return section;
+}
+
+const Section<DramConfig>& dram_section() {
+  static const Section<DramConfig> section{{
+      whole("channels", &DramConfig::channels, {1, 1024}),
+      whole("interleave_bytes", &DramConfig::interleave_bytes, {16, 1048576, true}),
+      number("bandwidth_gb_per_s", &DramConfig::bandwidth_gb_per_s, {0.001, 100000}),
+      number("latency_ns", &DramConfig::latency_ns, {0, 1000000}),
+  }, {}};
+  return section;
+}
+
+const Section<Config>& config_section() {
+  static const Section<Config> section{{
+      group("chip", &Config::chip, chip_section()),
+      group("td", &Config::td, td_section()),
+      group("l0", &Config::l0, cache_section()),
+      group("l1", &Config::l1, cache_section()),
+      group("l2", &Config::l2, l2_section()),
+      group("dram", &Config::dram, dram_section()),
+  }, {}};
+  return section;
+}
+
+std::string top_level_keys() {
+  std::vector<std::string> keys;
+  for (const Field<Config>& f : config_section().fields) keys.emplace_back(f.key);
+  return fmt::format("{}", fmt::join(keys, ", "));
+}
+
+// Where each document of a YAML stream starts; nothing else is kept.
+class DocumentStarts final : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> starts;
+
+  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// The text must hold exactly one YAML document. yaml-cpp 0.7's LoadAll
+// loops forever, allocating, on a token no grammar rule consumes at the top
+// level (a stray ',': jbeder/yaml-cpp#1040, fixed upstream by #1319 after
+// 0.8), and Load silently ignores whatever follows the first document. So
+// the documents are counted here, in a bounded loop: a document that starts
+// where the previous one did means the parser is stuck on that token.
+void check_one_document(const ConfigReader& reader, const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts documents;
+  for (int i = 0; i < 3 && parser.HandleNextDocument(documents); ++i) {
+  }
+  const std::vector<YAML::Mark>& starts = documents.starts;
+  if (starts.empty()) {
+    reader.fail("", fmt::format("the file holds no YAML document (expected a mapping with keys {})", top_level_keys()));
+  }
+  for (size_t i = 1; i < starts.size(); ++i) {
+    if (starts[i].pos == starts[i - 1].pos) {
+      const auto pos = static_cast<size_t>(starts[i].pos);
+      reader.fail(starts[i], "",
+                  pos < text.size() ? fmt::format("unexpected {}", quote(text.substr(pos, 1))) : "unexpected token");
+    }
+  }
+  if (starts.size() > 1) reader.fail(starts[1], "", "a second YAML document starts here (expected exactly one)");
+}
+
+Config parse_documents(const ConfigReader& reader, std::string_view yaml_text) {
+  if (yaml_text.size() > kMaxFileBytes) {
+    reader.fail("", fmt::format("too large for a configuration ({} bytes; at most {})", yaml_text.size(),
+                                kMaxFileBytes));
+  }
+  const std::string text(yaml_text);
+  check_one_document(reader, text);
+  const YAML::Node root = YAML::Load(text);
+  if (!root.IsMap()) {
+    reader.fail(root.Mark(), "",
+                fmt::format("the top level must be a mapping with keys {} (got {})", top_level_keys(), describe(root)));
+  }
+  Config config;
+  config.source = reader.file();
+  read_section(reader, Value{root, root.Mark(), root.Mark()}, "", config_section(), config);
+  return config;
+}
+
+}  // namespace
+
+Config parse_config(std::string_view yaml_text, const std::string& source_name) {
+  const ConfigReader reader(source_name);
+  try {
+    return parse_documents(reader, yaml_text);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's own guard (its message says only "bad file").
+    reader.fail(e.mark, "", fmt::format("nested deeper than the YAML parser allows ({} levels)", e.depth()));
+  } catch (const YAML::Exception& e) {
+    // Syntax errors (ParserException) and, defensively, any representation
+    // error from a node access: no yaml-cpp exception leaves this function.
+    reader.fail(e.mark, "", e.msg.empty() ? std::string("invalid YAML") : e.msg);
+  }
+}
+
+Config load_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) throw ConfigError(path, "", "cannot open");
+  std::string text;
+  char buffer[4096];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<size_t>(in.gcount()));
+    if (text.size() > kMaxFileBytes) break;  // parse_config reports the size
+  }
+  if (in.bad()) throw ConfigError(path, "", "cannot open");
+  return parse_config(text, path);
+}
+
+std::string to_yaml(const Config& config) {
+  std::string out;
+  write_section(out, 0, config_section(), config);
+  return out;
+}
+
+}  // namespace td::cfg

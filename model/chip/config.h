@@ -1,0 +1,126 @@
+// config.h — one YAML file describes one chip. It is parsed once into a
+// const Config with nested structs; every key is required, and an unknown
+// key, a missing key, a wrong type or an out-of-range value is a ConfigError
+// naming the file and the key path. what() always reads
+//   <file>:<line>:<column>: <key.path>: <message>
+// with the 1-based YAML position of the offending value (of the key for an
+// unknown or duplicate key, or for an empty value; of the enclosing
+// section's key for a missing key), e.g.
+//   configs/x.yaml:12:23: td.box_latency_cycles: must be >= 1 (got 0)
+//   configs/x.yaml:9:3: td.colour: unknown key
+//   configs/x.yaml:15:1: l0.ways: missing key
+//   configs/x.yaml:4:9: chip.wgps: expected an unsigned integer (got 'abc')
+// The key path is left out where no key is concerned: YAML syntax errors
+// (`configs/x.yaml:3:7: end of map not found`), a top level that is not one
+// mapping (`configs/x.yaml:1:1: the top level must be a mapping with keys
+// chip, td, l0, l1, l2, dram (got a sequence)`). The position is left out
+// where there is none (`configs/x.yaml: cannot open`, an empty file).
+// file() is the bare file name, key() the bare key path ("" if none).
+//
+// Keys and accepted ranges (the table in config.cpp is the authority; the
+// shipped configs repeat each range next to its key):
+//   chip.name                      non-empty string, <= 200 bytes, no control characters
+//   chip.clock_mhz                 0.001 .. 10000 (keeps period_ps() in range)
+//   chip.wgps                      1 .. 256
+//   chip.tds_per_wgp               1 .. 8
+//   chip.shader_arrays             1 .. 64, and <= chip.wgps
+//   td.*_depth, td.*_entries       1 .. 4096
+//   td.*_latency_cycles            1 .. 100000 (return_latency_cycles 0 .. 100000)
+//   <cache>.size_kib               1 .. 1048576, and size_kib*1024 / (ways*line_bytes)
+//                                  a whole power-of-two number of sets
+//   <cache>.ways                   1 .. 4096
+//   <cache>.line_bytes             power of two, 16 .. 4096
+//   <cache>.hit_latency_cycles     1 .. 100000
+//   <cache>.mshrs                  1 .. 4096
+//   <cache>.bytes_per_clock        1 .. 4096
+//     (<cache> = l0, l1, l2.slice)
+//   l2.slices                      1 .. 256
+//   dram.channels                  1 .. 1024
+//   dram.interleave_bytes          power of two, 16 .. 1048576
+//   dram.bandwidth_gb_per_s        0.001 .. 100000
+//   dram.latency_ns                0 .. 1000000
+// Integers are plain decimal (no sign, no quotes); numbers are plain decimal
+// or exponent notation, finite. No SystemC.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace td::cfg {
+
+struct ChipConfig {
+  std::string name;           // "Xbox Series X"
+  double clock_mhz = 0;       // one clock for the whole chip
+  uint32_t wgps = 0;          // active WGPs
+  uint32_t tds_per_wgp = 0;   // TD blocks per WGP (one per CU)
+  uint32_t shader_arrays = 0; // each with its own L1; WGPs spread evenly
+};
+
+struct TdConfig {
+  uint32_t instruction_queue_depth = 0;  // wave instructions waiting at the TD
+  uint32_t fetch_queue_depth = 0;        // lanes between sequencer and node fetch
+  uint32_t return_buffer_entries = 0;    // lanes in flight between fetch and datapath
+  uint32_t box_latency_cycles = 0;       // box datapath pipeline depth
+  uint32_t triangle_latency_cycles = 0;  // triangle datapath pipeline depth
+  uint32_t sort_latency_cycles = 0;      // sorting network after the box datapath
+  uint32_t return_latency_cycles = 0;    // last lane written -> results back at the wave
+};
+
+struct CacheConfig {
+  uint32_t size_kib = 0;
+  uint32_t ways = 0;
+  uint32_t line_bytes = 0;
+  uint32_t hit_latency_cycles = 0;
+  uint32_t mshrs = 0;
+  uint32_t bytes_per_clock = 0;
+};
+
+struct L2Config {
+  uint32_t slices = 0;
+  CacheConfig slice;  // geometry of one slice (size_kib per slice)
+};
+
+struct DramConfig {
+  uint32_t channels = 0;
+  uint32_t interleave_bytes = 0;
+  double bandwidth_gb_per_s = 0;  // whole device, 1 GB = 1e9 bytes
+  double latency_ns = 0;          // beyond the L2 miss path
+};
+
+struct Config {
+  std::string source;  // the file it came from (for messages and reports)
+  ChipConfig chip;
+  TdConfig td;
+  CacheConfig l0;  // per TD
+  CacheConfig l1;  // per shader array
+  L2Config l2;
+  DramConfig dram;
+
+  uint32_t td_count() const { return chip.wgps * chip.tds_per_wgp; }
+  uint64_t period_ps() const;  // clock period rounded to whole picoseconds (0 if clock_mhz <= 0)
+};
+
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(const std::string& file, const std::string& key, const std::string& message);
+  const std::string& file() const { return file_; }
+  const std::string& key() const { return key_; }
+
+ private:
+  friend class ConfigReader;  // config.cpp: errors that carry a YAML position
+  ConfigError(const std::string& file, int line, int column, const std::string& key,
+              const std::string& message);
+  std::string file_, key_;
+};
+
+// Throws ConfigError (also for an unreadable file or invalid YAML, then
+// with the YAML parser's line and column in the message).
+Config load_config(const std::string& path);
+Config parse_config(std::string_view yaml_text, const std::string& source_name);
+
+// The effective configuration as YAML (same keys), echoed in reports.
+std::string to_yaml(const Config& config);
+
+}  // namespace td::cfg

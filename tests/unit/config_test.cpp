@@ -1,0 +1,510 @@
+// Config loading: the shipped configs, every class of error with its exact
+// message (<file>:<line>:<column>: <key.path>: <message>), and to_yaml.
+#include "model/chip/config.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <string_view>
+
+namespace td::cfg {
+namespace {
+
+const std::string kSourceDir = TDSIM_SOURCE_DIR;
+
+// A valid configuration in the test's own words, so that the line numbers
+// below are computed from this text (line_of) rather than typed in.
+const std::string kValid =
+    "chip:\n"
+    "  name: \"test chip\"\n"
+    "  clock_mhz: 500\n"
+    "  wgps: 4\n"
+    "  tds_per_wgp: 2\n"
+    "  shader_arrays: 2\n"
+    "td:\n"
+    "  instruction_queue_depth: 4\n"
+    "  fetch_queue_depth: 4\n"
+    "  return_buffer_entries: 16\n"
+    "  box_latency_cycles: 8\n"
+    "  triangle_latency_cycles: 16\n"
+    "  sort_latency_cycles: 2\n"
+    "  return_latency_cycles: 4\n"
+    "l0:\n"
+    "  size_kib: 16\n"
+    "  ways: 4\n"
+    "  line_bytes: 128\n"
+    "  hit_latency_cycles: 40\n"
+    "  mshrs: 32\n"
+    "  bytes_per_clock: 128\n"
+    "l1:\n"
+    "  size_kib: 128\n"
+    "  ways: 16\n"
+    "  line_bytes: 128\n"
+    "  hit_latency_cycles: 40\n"
+    "  mshrs: 64\n"
+    "  bytes_per_clock: 128\n"
+    "l2:\n"
+    "  slices: 4\n"
+    "  slice:\n"
+    "    size_kib: 256\n"
+    "    ways: 16\n"
+    "    line_bytes: 128\n"
+    "    hit_latency_cycles: 60\n"
+    "    mshrs: 64\n"
+    "    bytes_per_clock: 64\n"
+    "dram:\n"
+    "  channels: 4\n"
+    "  interleave_bytes: 256\n"
+    "  bandwidth_gb_per_s: 64\n"
+    "  latency_ns: 300\n";
+
+const char* const kFile = "configs/x.yaml";
+
+// 1-based line of the first line of `text` that starts with `line_start`.
+int line_of(const std::string& text, std::string_view line_start) {
+  int line = 1;
+  size_t begin = 0;
+  while (begin < text.size()) {
+    if (text.compare(begin, line_start.size(), line_start) == 0) return line;
+    const size_t end = text.find('\n', begin);
+    if (end == std::string::npos) break;
+    begin = end + 1;
+    ++line;
+  }
+  ADD_FAILURE() << "no line starts with '" << line_start << "'";
+  return 0;
+}
+
+// `text` with the (whole) line that starts with `line_start` replaced by
+// `replacement` (which may hold several lines, or be empty to delete it).
+std::string with_line(const std::string& text, std::string_view line_start, const std::string& replacement) {
+  const int line = line_of(text, line_start);
+  size_t begin = 0;
+  for (int i = 1; i < line; ++i) begin = text.find('\n', begin) + 1;
+  const size_t end = text.find('\n', begin) + 1;
+  std::string out = text.substr(0, begin);
+  if (!replacement.empty()) out += replacement + "\n";
+  out += text.substr(end);
+  return out;
+}
+
+// The message parse_config(yaml) fails with ("" if it does not fail).
+std::string error_of(const std::string& yaml) {
+  try {
+    (void)parse_config(yaml, kFile);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string at(int line, int column, const std::string& rest) {
+  return std::string(kFile) + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + rest;
+}
+
+void expect_same(const Config& a, const Config& b) {
+  EXPECT_EQ(a.source, b.source);
+  EXPECT_EQ(a.chip.name, b.chip.name);
+  EXPECT_EQ(a.chip.clock_mhz, b.chip.clock_mhz);
+  EXPECT_EQ(a.chip.wgps, b.chip.wgps);
+  EXPECT_EQ(a.chip.tds_per_wgp, b.chip.tds_per_wgp);
+  EXPECT_EQ(a.chip.shader_arrays, b.chip.shader_arrays);
+  EXPECT_EQ(a.td.instruction_queue_depth, b.td.instruction_queue_depth);
+  EXPECT_EQ(a.td.fetch_queue_depth, b.td.fetch_queue_depth);
+  EXPECT_EQ(a.td.return_buffer_entries, b.td.return_buffer_entries);
+  EXPECT_EQ(a.td.box_latency_cycles, b.td.box_latency_cycles);
+  EXPECT_EQ(a.td.triangle_latency_cycles, b.td.triangle_latency_cycles);
+  EXPECT_EQ(a.td.sort_latency_cycles, b.td.sort_latency_cycles);
+  EXPECT_EQ(a.td.return_latency_cycles, b.td.return_latency_cycles);
+  const auto same_cache = [](const CacheConfig& x, const CacheConfig& y) {
+    EXPECT_EQ(x.size_kib, y.size_kib);
+    EXPECT_EQ(x.ways, y.ways);
+    EXPECT_EQ(x.line_bytes, y.line_bytes);
+    EXPECT_EQ(x.hit_latency_cycles, y.hit_latency_cycles);
+    EXPECT_EQ(x.mshrs, y.mshrs);
+    EXPECT_EQ(x.bytes_per_clock, y.bytes_per_clock);
+  };
+  same_cache(a.l0, b.l0);
+  same_cache(a.l1, b.l1);
+  EXPECT_EQ(a.l2.slices, b.l2.slices);
+  same_cache(a.l2.slice, b.l2.slice);
+  EXPECT_EQ(a.dram.channels, b.dram.channels);
+  EXPECT_EQ(a.dram.interleave_bytes, b.dram.interleave_bytes);
+  EXPECT_EQ(a.dram.bandwidth_gb_per_s, b.dram.bandwidth_gb_per_s);
+  EXPECT_EQ(a.dram.latency_ns, b.dram.latency_ns);
+}
+
+// --- the shipped configs ---------------------------------------------------
+
+TEST(ConfigShipped, SeriesXMatchesTheSeedPeakRateTable) {
+  const Config c = load_config(kSourceDir + "/configs/xbox_series_x.yaml");
+  EXPECT_EQ(c.chip.name, "Xbox Series X");
+  EXPECT_EQ(c.chip.clock_mhz, 1825.0);
+  EXPECT_EQ(c.chip.wgps, 26u);
+  EXPECT_EQ(c.chip.tds_per_wgp, 2u);
+  EXPECT_EQ(c.chip.shader_arrays, 4u);
+  EXPECT_EQ(c.td_count(), 52u);
+  EXPECT_EQ(c.period_ps(), 548u);  // 1e6 / 1825 = 547.9
+  // 379.6 G ray/box and 94.9 G ray/triangle tests per second (seeds).
+  EXPECT_NEAR(c.td_count() * c.chip.clock_mhz * 1e6 * 4 / 1e9, 379.6, 0.05);
+  EXPECT_NEAR(c.td_count() * c.chip.clock_mhz * 1e6 / 1e9, 94.9, 0.05);
+  EXPECT_EQ(uint64_t{c.l2.slices} * c.l2.slice.size_kib, 5u * 1024);  // 5 MB L2 (Hot Chips 32)
+  EXPECT_EQ(c.dram.bandwidth_gb_per_s, 560.0);
+  EXPECT_EQ(c.source, kSourceDir + "/configs/xbox_series_x.yaml");
+}
+
+TEST(ConfigShipped, SeriesSMatchesTheSeedPeakRateTable) {
+  const Config c = load_config(kSourceDir + "/configs/xbox_series_s.yaml");
+  EXPECT_EQ(c.chip.name, "Xbox Series S");
+  EXPECT_EQ(c.chip.clock_mhz, 1563.0);
+  EXPECT_EQ(c.chip.wgps, 10u);
+  EXPECT_EQ(c.chip.tds_per_wgp, 2u);
+  EXPECT_EQ(c.chip.shader_arrays, 2u);
+  EXPECT_EQ(c.td_count(), 20u);
+  EXPECT_EQ(c.period_ps(), 640u);  // 1e6 / 1563 = 639.8
+  EXPECT_NEAR(c.td_count() * c.chip.clock_mhz * 1e6 * 4 / 1e9, 125.0, 0.05);
+  EXPECT_NEAR(c.td_count() * c.chip.clock_mhz * 1e6 / 1e9, 31.26, 0.005);
+  EXPECT_EQ(c.dram.bandwidth_gb_per_s, 224.0);
+}
+
+TEST(ConfigShipped, SmallChipIsTiny) {
+  const Config c = load_config(kSourceDir + "/configs/small.yaml");
+  EXPECT_EQ(c.chip.wgps, 2u);
+  EXPECT_EQ(c.chip.tds_per_wgp, 2u);
+  EXPECT_EQ(c.chip.shader_arrays, 1u);
+  EXPECT_EQ(c.td_count(), 4u);
+  EXPECT_EQ(c.period_ps(), 1000u);
+  EXPECT_LE(c.l0.size_kib, 4u);
+  EXPECT_LE(c.l1.size_kib, 8u);
+  EXPECT_LE(c.l2.slices * c.l2.slice.size_kib, 16u);
+  // One FP32 box node (128 B) fits a line.
+  EXPECT_GE(c.l0.line_bytes, 128u);
+}
+
+TEST(ConfigShipped, EveryShippedConfigRoundTripsThroughToYaml) {
+  for (const char* name : {"xbox_series_x", "xbox_series_s", "small"}) {
+    SCOPED_TRACE(name);
+    const std::string path = kSourceDir + "/configs/" + name + ".yaml";
+    const Config first = load_config(path);
+    const std::string yaml = to_yaml(first);
+    const Config second = parse_config(yaml, path);
+    expect_same(first, second);
+    EXPECT_EQ(to_yaml(second), yaml);
+  }
+}
+
+// Every parameter of the console configs names its source, or says it is an
+// assumption (the name is the one line that needs neither).
+TEST(ConfigShipped, EveryConsoleParameterNamesItsSource) {
+  for (const char* name : {"xbox_series_x", "xbox_series_s"}) {
+    SCOPED_TRACE(name);
+    std::ifstream in(kSourceDir + "/configs/" + name + ".yaml");
+    ASSERT_TRUE(in.is_open());
+    std::string line;
+    int parameters = 0;
+    while (std::getline(in, line)) {
+      const size_t hash = line.find('#');
+      const std::string code = line.substr(0, hash);
+      const size_t colon = code.find(':');
+      if (colon == std::string::npos || code.find_first_not_of(' ', colon + 1) == std::string::npos) continue;
+      if (code.find("name:") != std::string::npos) continue;
+      ++parameters;
+      ASSERT_NE(hash, std::string::npos) << line;
+      const std::string comment = line.substr(hash);
+      const bool sourced = comment.find("seeds:") != std::string::npos || comment.find("RDNA WP:") != std::string::npos ||
+                           comment.find("HC32:") != std::string::npos || comment.find("assumption:") != std::string::npos;
+      EXPECT_TRUE(sourced) << line;
+      EXPECT_NE(comment.find('['), std::string::npos) << "no range: " << line;
+    }
+    EXPECT_EQ(parameters, 34);  // every leaf key but chip.name
+  }
+}
+
+// --- parsing valid text ------------------------------------------------------
+
+TEST(ConfigParse, ValidTextGivesEveryField) {
+  const Config c = parse_config(kValid, kFile);
+  EXPECT_EQ(c.source, kFile);
+  EXPECT_EQ(c.chip.name, "test chip");
+  EXPECT_EQ(c.chip.clock_mhz, 500.0);
+  EXPECT_EQ(c.period_ps(), 2000u);
+  EXPECT_EQ(c.td.return_buffer_entries, 16u);
+  EXPECT_EQ(c.l1.ways, 16u);
+  EXPECT_EQ(c.l2.slices, 4u);
+  EXPECT_EQ(c.l2.slice.size_kib, 256u);
+  EXPECT_EQ(c.l2.slice.bytes_per_clock, 64u);
+  EXPECT_EQ(c.dram.interleave_bytes, 256u);
+  EXPECT_EQ(c.dram.latency_ns, 300.0);
+}
+
+TEST(ConfigParse, KeysMayComeInAnyOrderAndFlowStyle) {
+  const std::string yaml = kValid.substr(0, kValid.find("dram:")) +
+                           "dram: {latency_ns: 2.5e2, channels: 4,\n"
+                           "       interleave_bytes: 256, bandwidth_gb_per_s: 64}\n";
+  const Config c = parse_config(yaml, kFile);
+  EXPECT_EQ(c.dram.latency_ns, 250.0);
+  EXPECT_EQ(c.dram.channels, 4u);
+}
+
+TEST(ConfigParse, ReturnLatencyMayBeZero) {
+  const Config c = parse_config(with_line(kValid, "  return_latency_cycles:", "  return_latency_cycles: 0"), kFile);
+  EXPECT_EQ(c.td.return_latency_cycles, 0u);
+}
+
+TEST(ConfigParse, PeriodRoundsToWholePicoseconds) {
+  EXPECT_EQ(parse_config(with_line(kValid, "  clock_mhz:", "  clock_mhz: 3000"), kFile).period_ps(), 333u);
+  EXPECT_EQ(parse_config(with_line(kValid, "  clock_mhz:", "  clock_mhz: 1500"), kFile).period_ps(), 667u);
+  EXPECT_EQ(Config{}.period_ps(), 0u);
+}
+
+// --- to_yaml -------------------------------------------------------------------
+
+TEST(ConfigToYaml, RoundTripsAwkwardDoublesAndNames) {
+  std::string yaml = with_line(kValid, "  name:", "  name: \"quote \\\" and backslash \\\\ and caf\\u00e9\"");
+  yaml = with_line(yaml, "  clock_mhz:", "  clock_mhz: 1234.5678901234567");
+  yaml = with_line(yaml, "  bandwidth_gb_per_s:", "  bandwidth_gb_per_s: 0.1");
+  yaml = with_line(yaml, "  latency_ns:", "  latency_ns: 1e-7");
+  const Config first = parse_config(yaml, kFile);
+  EXPECT_EQ(first.chip.name, "quote \" and backslash \\ and caf\xc3\xa9");
+  const std::string out = to_yaml(first);
+  const Config second = parse_config(out, kFile);
+  expect_same(first, second);
+  EXPECT_EQ(to_yaml(second), out);
+}
+
+TEST(ConfigToYaml, HasTheSameKeysAndStructure) {
+  const std::string out = to_yaml(parse_config(kValid, kFile));
+  EXPECT_EQ(out.rfind("chip:\n  name: \"test chip\"\n  clock_mhz: 500\n", 0), 0u) << out;
+  EXPECT_NE(out.find("\nl2:\n  slices: 4\n  slice:\n    size_kib: 256\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\ndram:\n  channels: 4\n"), std::string::npos) << out;
+}
+
+// --- errors: every message is <file>:<line>:<column>: <key.path>: <message> ----
+
+TEST(ConfigError, PublicConstructorFormatsFileKeyMessage) {
+  const ConfigError e("configs/x.yaml", "td.box_latency_cycles", "must be >= 1 (got 0)");
+  EXPECT_STREQ(e.what(), "configs/x.yaml: td.box_latency_cycles: must be >= 1 (got 0)");
+  EXPECT_EQ(e.file(), "configs/x.yaml");
+  EXPECT_EQ(e.key(), "td.box_latency_cycles");
+}
+
+TEST(ConfigError, OutOfRangeNamesKeyLineAndValue) {
+  const std::string yaml = with_line(kValid, "  box_latency_cycles:", "  box_latency_cycles: 0");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  box_latency_cycles:"), 23, "td.box_latency_cycles: must be >= 1 (got 0)"));
+  try {
+    (void)parse_config(yaml, kFile);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.file(), kFile);
+    EXPECT_EQ(e.key(), "td.box_latency_cycles");
+  }
+}
+
+TEST(ConfigError, OutOfRangeAbove) {
+  const std::string yaml = with_line(kValid, "  wgps:", "  wgps: 300");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  wgps:"), 9, "chip.wgps: must be <= 256 (got 300)"));
+}
+
+TEST(ConfigError, IntegerTooBigForAnyTypeIsOutOfRange) {
+  const std::string yaml = with_line(kValid, "  mshrs: 32", "  mshrs: 99999999999999999999999");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  mshrs: 9"), 10, "l0.mshrs: must be <= 4096 (got 99999999999999999999999)"));
+}
+
+TEST(ConfigError, NumberOutOfRange) {
+  std::string yaml = with_line(kValid, "  clock_mhz:", "  clock_mhz: 0");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  clock_mhz:"), 14, "chip.clock_mhz: must be >= 0.001 (got 0)"));
+  yaml = with_line(kValid, "  clock_mhz:", "  clock_mhz: 20000.5");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  clock_mhz:"), 14, "chip.clock_mhz: must be <= 10000 (got 20000.5)"));
+  yaml = with_line(kValid, "  latency_ns:", "  latency_ns: -1");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  latency_ns:"), 15, "dram.latency_ns: must be >= 0 (got -1)"));
+  yaml = with_line(kValid, "  bandwidth_gb_per_s:", "  bandwidth_gb_per_s: 1e400");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  bandwidth_gb_per_s:"), 23,
+                               "dram.bandwidth_gb_per_s: expected a finite number representable as a double (got '1e400')"));
+}
+
+TEST(ConfigError, ShaderArraysMayNotExceedWgps) {
+  const std::string yaml = with_line(kValid, "  shader_arrays:", "  shader_arrays: 5");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  shader_arrays:"), 18, "chip.shader_arrays: must be <= chip.wgps (4) (got 5)"));
+}
+
+TEST(ConfigError, UnknownKeyAtEachLevel) {
+  std::string yaml = with_line(kValid, "td:", "td:\n  colour: blue");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  colour:"), 3, "td.colour: unknown key"));
+  yaml = kValid + "colour: blue\n";
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "colour:"), 1, "colour: unknown key"));
+  yaml = with_line(kValid, "  slice:", "  slice:\n    colour: blue");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "    colour:"), 5, "l2.slice.colour: unknown key"));
+}
+
+TEST(ConfigError, DuplicateKey) {
+  const std::string yaml = with_line(kValid, "  ways: 4", "  ways: 4\n  ways: 8");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  ways: 8"), 3, "l0.ways: duplicate key"));
+}
+
+TEST(ConfigError, MissingKeyAtEachLevelPointsAtTheEnclosingKey) {
+  // A whole section missing: reported at the top-level mapping's start.
+  std::string yaml = kValid.substr(0, kValid.find("dram:"));
+  EXPECT_EQ(error_of(yaml), at(1, 1, "dram: missing key"));
+  // A key of a section: reported at the section's key.
+  yaml = with_line(kValid, "  ways: 4", "");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "l0:"), 1, "l0.ways: missing key"));
+  // A key of the nested section.
+  yaml = with_line(kValid, "    mshrs:", "");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  slice:"), 3, "l2.slice.mshrs: missing key"));
+}
+
+TEST(ConfigError, WrongTypeForAnUnsignedInteger) {
+  const auto wgps = [](const std::string& value) {
+    return error_of(with_line(kValid, "  wgps:", "  wgps: " + value));
+  };
+  const int line = line_of(kValid, "  wgps:");
+  EXPECT_EQ(wgps("abc"), at(line, 9, "chip.wgps: expected an unsigned integer (got 'abc')"));
+  EXPECT_EQ(wgps("2.5"), at(line, 9, "chip.wgps: expected an unsigned integer (got '2.5')"));
+  EXPECT_EQ(wgps("-3"), at(line, 9, "chip.wgps: expected an unsigned integer (got '-3')"));
+  EXPECT_EQ(wgps("0x10"), at(line, 9, "chip.wgps: expected an unsigned integer (got '0x10')"));
+  EXPECT_EQ(wgps("\"4\""), at(line, 9, "chip.wgps: expected an unsigned integer (got a quoted string '4')"));
+  EXPECT_EQ(wgps("[1, 2]"), at(line, 9, "chip.wgps: expected an unsigned integer (got a sequence)"));
+  EXPECT_EQ(wgps("{a: 1}"), at(line, 9, "chip.wgps: expected an unsigned integer (got a mapping)"));
+  // An empty value is reported at its key.
+  EXPECT_EQ(wgps(""), at(line, 3, "chip.wgps: expected an unsigned integer (got null)"));
+  EXPECT_EQ(wgps("~"), at(line, 3, "chip.wgps: expected an unsigned integer (got null)"));
+}
+
+TEST(ConfigError, WrongTypeForANumberOrAString) {
+  std::string yaml = with_line(kValid, "  clock_mhz:", "  clock_mhz: fast");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  clock_mhz:"), 14, "chip.clock_mhz: expected a number (got 'fast')"));
+  yaml = with_line(kValid, "  clock_mhz:", "  clock_mhz: .inf");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  clock_mhz:"), 14, "chip.clock_mhz: expected a number (got '.inf')"));
+  yaml = with_line(kValid, "  clock_mhz:", "  clock_mhz: nan");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  clock_mhz:"), 14, "chip.clock_mhz: expected a number (got 'nan')"));
+  yaml = with_line(kValid, "  name:", "  name: [a]");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  name:"), 9, "chip.name: expected a string (got a sequence)"));
+  yaml = with_line(kValid, "  name:", "  name: \"\"");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  name:"), 9, "chip.name: must not be empty"));
+}
+
+TEST(ConfigError, EmptySectionIsReportedAtItsKey) {
+  const std::string nested = kValid.substr(0, kValid.find("  slice:")) + "  slice:\n" + kValid.substr(kValid.find("dram:"));
+  EXPECT_EQ(error_of(nested), at(line_of(nested, "  slice:"), 3,
+                                 "l2.slice: expected a mapping with keys size_kib, ways, line_bytes, "
+                                 "hit_latency_cycles, mshrs, bytes_per_clock (got null)"));
+  const std::string top = kValid.substr(0, kValid.find("dram:")) + "dram:\n";
+  EXPECT_EQ(error_of(top), at(line_of(top, "dram:"), 1,
+                              "dram: expected a mapping with keys channels, interleave_bytes, "
+                              "bandwidth_gb_per_s, latency_ns (got null)"));
+}
+
+TEST(ConfigError, SequenceWhereAMappingIsExpected) {
+  std::string yaml = kValid.substr(0, kValid.find("dram:")) + "dram: [4, 256, 64, 300]\n";
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "dram:"), 7,
+                               "dram: expected a mapping with keys channels, interleave_bytes, bandwidth_gb_per_s, "
+                               "latency_ns (got a sequence)"));
+}
+
+TEST(ConfigError, LineBytesMustBeAPowerOfTwo) {
+  std::string yaml = with_line(kValid, "  line_bytes: 128", "  line_bytes: 96");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  line_bytes: 96"), 15, "l0.line_bytes: must be a power of two (got 96)"));
+  yaml = with_line(kValid, "  line_bytes: 128", "  line_bytes: 8");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  line_bytes: 8"), 15, "l0.line_bytes: must be >= 16 (got 8)"));
+  yaml = with_line(kValid, "  interleave_bytes:", "  interleave_bytes: 48");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  interleave_bytes:"), 21, "dram.interleave_bytes: must be a power of two (got 48)"));
+}
+
+TEST(ConfigError, CacheGeometryMustGiveWholePowerOfTwoSets) {
+  // 16 KiB over 3 ways of 128 B: not a whole number of sets.
+  std::string yaml = with_line(kValid, "  ways: 4", "  ways: 3");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  size_kib: 16"), 13,
+                               "l0.size_kib: must be a whole number of sets (16 KiB is not a multiple of 3 ways x "
+                               "128 B = 384 B)"));
+  // 192 KiB over 16 ways of 128 B: 96 sets.
+  yaml = with_line(kValid, "  size_kib: 128", "  size_kib: 192");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  size_kib: 192"), 13,
+                               "l1.size_kib: must give a power-of-two number of sets (192 KiB / (16 ways x 128 B) = "
+                               "96 sets)"));
+  // 1 KiB over 16 ways of 128 B: less than one set.
+  yaml = with_line(kValid, "    size_kib: 256", "    size_kib: 1");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "    size_kib: 1"), 15,
+                               "l2.slice.size_kib: must be a whole number of sets (1 KiB is not a multiple of 16 ways "
+                               "x 128 B = 2048 B)"));
+}
+
+TEST(ConfigError, YamlSyntaxErrorGivesLineAndColumnWithoutKey) {
+  const std::string yaml = with_line(kValid, "  wgps:", "  wgps: [4, 5");
+  const std::string message = error_of(yaml);
+  const std::string prefix = std::string(kFile) + ":" + std::to_string(line_of(yaml, "  wgps:") + 1) + ":";
+  EXPECT_EQ(message.rfind(prefix, 0), 0u) << message;
+  try {
+    (void)parse_config(yaml, kFile);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key(), "");
+  }
+  EXPECT_EQ(error_of("a: [1\n"), at(2, 1, "end of sequence flow not found"));
+  EXPECT_EQ(error_of("a: b: c\n"), at(1, 5, "illegal map value"));
+}
+
+TEST(ConfigError, MissingFileCannotBeOpened) {
+  const std::string path = kSourceDir + "/configs/no_such_config.yaml";
+  try {
+    (void)load_config(path);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": cannot open");
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.key(), "");
+  }
+}
+
+TEST(ConfigError, TopLevelMustBeOneMapping) {
+  EXPECT_EQ(error_of("- chip\n- td\n"),
+            at(1, 1, "the top level must be a mapping with keys chip, td, l0, l1, l2, dram (got a sequence)"));
+  EXPECT_EQ(error_of("just words\n"),
+            at(1, 1, "the top level must be a mapping with keys chip, td, l0, l1, l2, dram (got 'just words')"));
+  const std::string two = kValid + "---\n" + kValid;
+  EXPECT_EQ(error_of(two), at(line_of(kValid, "  latency_ns:") + 1, 1,
+                              "a second YAML document starts here (expected exactly one)"));
+  // Trailing tokens after the document are not ignored.
+  EXPECT_EQ(error_of(kValid + "...\nchip: x\n"), at(line_of(kValid, "  latency_ns:") + 2, 1,
+                                                   "a second YAML document starts here (expected exactly one)"));
+}
+
+// yaml-cpp 0.7's LoadAll never returns on these (jbeder/yaml-cpp#1040).
+TEST(ConfigError, StrayFlowEntryIsASyntaxErrorNotAHang) {
+  EXPECT_EQ(error_of(","), at(1, 1, "unexpected ','"));
+  EXPECT_EQ(error_of("[a],"), at(1, 4, "unexpected ','"));
+  EXPECT_EQ(error_of("{chip: 1},\n"), at(1, 10, "unexpected ','"));
+}
+
+TEST(ConfigError, AbsurdNestingIsAnErrorNotAStackOverflow) {
+  // yaml-cpp 0.7 stops at its own depth guard (500 levels as built by
+  // Debian); the limit is yaml-cpp's, so only the message shape is checked.
+  const std::string brackets = error_of(std::string(100000, '['));
+  EXPECT_EQ(brackets.rfind(at(1, 1, "nested deeper than the YAML parser allows ("), 0), 0u) << brackets;
+  std::string dashes;
+  for (int i = 0; i < 5000; ++i) dashes += "- ";
+  const std::string message = error_of(dashes + "x\n");
+  EXPECT_EQ(message.rfind(std::string(kFile) + ":1:", 0), 0u) << message;
+  EXPECT_NE(message.find(": nested deeper than the YAML parser allows ("), std::string::npos) << message;
+}
+
+TEST(ConfigError, HugeTextIsRejectedBeforeParsing) {
+  EXPECT_EQ(error_of(std::string((1 << 20) + 1, '#')),
+            std::string(kFile) + ": too large for a configuration (1048577 bytes; at most 1048576)");
+}
+
+TEST(ConfigError, EmptyFileHoldsNoDocument) {
+  const std::string expected =
+      std::string(kFile) + ": the file holds no YAML document (expected a mapping with keys chip, td, l0, l1, l2, dram)";
+  EXPECT_EQ(error_of(""), expected);
+  EXPECT_EQ(error_of("# only a comment\n\n"), expected);
+}
+
+TEST(ConfigError, NonScalarKeyIsRejected) {
+  const std::string yaml = with_line(kValid, "td:", "td:\n  ? [a, b]\n  : 1");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  ? ["), 5, "td: expected a key name (got a sequence)"));
+}
+
+}  // namespace
+}  // namespace td::cfg
