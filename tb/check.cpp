@@ -4,6 +4,8 @@
 
 #include <ostream>
 
+#include "model/ref/intersect.h"
+
 namespace td::tb {
 
 std::string format_result(const LaneResult& result) {
@@ -19,15 +21,20 @@ CheckSummary check_files(const std::vector<TdvFile>& files, Engine& engine, std:
     cases.reserve(file.cases.size());
     for (const TdvCase& c : file.cases) cases.push_back(&c);
     const std::vector<LaneResult> results = engine.run(cases);
+    const bool against_reference = engine.name() != "ref";
     for (size_t i = 0; i < cases.size(); ++i) {
-      const LaneResult expected = cases[i]->expected();
-      if (results[i].same_value(expected)) {
+      const TdvCase& c = *cases[i];
+      const LaneResult expected = c.expected();
+      const LaneResult reference =
+          against_reference ? ref::intersect(Descriptor::unpack(c.desc), c.lane, c.memory()) : expected;
+      if (results[i].same_value(expected) && results[i].same_value(reference)) {
         ++summary.passed;
         continue;
       }
       ++summary.failed;
-      out << fmt::format("{}:{}: {}: expected {} got {}\n", file.path, cases[i]->line, cases[i]->name,
-                         format_result(expected), format_result(results[i]));
+      out << fmt::format("{}:{}: {}: expected {} got {}{}\n", file.path, c.line, c.name, format_result(expected),
+                         format_result(results[i]),
+                         against_reference ? fmt::format(" (reference {})", format_result(reference)) : "");
     }
   }
   return summary;

@@ -21,7 +21,9 @@ struct CheckSummary {
 std::string format_result(const LaneResult& result);
 
 // Runs the parsed files' cases through `engine` and prints one line per
-// mismatch to `out`: `file:line: name: expected X got Y`.
+// mismatch to `out`: `file:line: name: expected X got Y`. An engine other
+// than the reference is also compared with the reference on every case; a
+// disagreement fails the case and the line adds `(reference R)`.
 CheckSummary check_files(const std::vector<TdvFile>& files, Engine& engine, std::ostream& out);
 
 }  // namespace td::tb

@@ -1,6 +1,8 @@
 #include "tb/engine.h"
 
+#include "model/chip/config.h"
 #include "model/ref/intersect.h"
+#include "tb/model_engine.h"
 
 namespace td::tb {
 
@@ -20,10 +22,15 @@ class RefEngine final : public Engine {
 
 }  // namespace
 
-std::vector<std::string> engine_names() { return {"ref"}; }
+std::vector<std::string> engine_names() { return {"ref", "model"}; }
 
-std::unique_ptr<Engine> make_engine(const std::string& name) {
+std::unique_ptr<Engine> make_engine(const std::string& name, const EngineOptions& options) {
   if (name == "ref") return std::make_unique<RefEngine>();
+  if (name == "model") {
+    ModelEngineOptions model_options;
+    model_options.lanes_per_wave = options.lanes_per_wave;
+    return make_model_engine(cfg::load_config(options.config_path), model_options);
+  }
   return nullptr;
 }
 

@@ -3,6 +3,7 @@
 // `rtl` (Verilated datapaths) plug in behind the same call.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,10 +22,16 @@ class Engine {
   virtual std::vector<LaneResult> run(const std::vector<const TdvCase*>& cases) = 0;
 };
 
+struct EngineOptions {
+  std::string config_path;       // chip configuration (engines with timing)
+  uint32_t lanes_per_wave = 64;  // 32 or 64 (engines that batch into waves)
+};
+
 // Names accepted by make_engine, for --help and error messages.
 std::vector<std::string> engine_names();
 
-// nullptr when `name` is not an engine this build knows.
-std::unique_ptr<Engine> make_engine(const std::string& name);
+// nullptr when `name` is not an engine this build knows. Throws
+// cfg::ConfigError for a bad configuration.
+std::unique_ptr<Engine> make_engine(const std::string& name, const EngineOptions& options = {});
 
 }  // namespace td::tb

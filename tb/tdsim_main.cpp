@@ -3,14 +3,20 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "model/chip/config.h"
+#include "model/sim/stats.h"
+#include "model/sim/vcd_writer.h"
 #include "tb/atomic_file.h"
 #include "tb/check.h"
 #include "tb/engine.h"
+#include "tb/microbench.h"
 #include "tb/tdv.h"
 #include "tb/vector_gen.h"
 
@@ -20,9 +26,14 @@ constexpr int kExitOk = 0;
 constexpr int kExitCheckFailed = 1;
 constexpr int kExitBadInput = 2;
 
+#ifndef TDSIM_DEFAULT_CONFIG
+#define TDSIM_DEFAULT_CONFIG "configs/xbox_series_x.yaml"
+#endif
+
 struct CheckOptions {
   std::vector<std::string> files;
   std::string engine = "ref";
+  td::tb::EngineOptions engine_options{TDSIM_DEFAULT_CONFIG, 64};
 };
 
 int run_check(const CheckOptions& options) {
@@ -37,7 +48,7 @@ int run_check(const CheckOptions& options) {
   }
   if (malformed) return kExitBadInput;
 
-  auto engine = td::tb::make_engine(options.engine);
+  auto engine = td::tb::make_engine(options.engine, options.engine_options);
   if (!engine) {
     std::cerr << fmt::format("error: --engine: unknown engine '{}'\n", options.engine);
     return kExitBadInput;
@@ -45,6 +56,62 @@ int run_check(const CheckOptions& options) {
   const td::tb::CheckSummary summary = td::tb::check_files(files, *engine, std::cout);
   std::cout << fmt::format("{} passed, {} failed\n", summary.passed, summary.failed);
   return summary.failed == 0 ? kExitOk : kExitCheckFailed;
+}
+
+// Output files named on the command line, checked before anything runs.
+struct OutputOptions {
+  std::string json;
+  std::vector<std::string> stats;  // .json or .csv each
+  std::string trace;               // .vcd
+  uint64_t trace_start = 0;
+  uint64_t trace_cycles = td::sim::VcdWriter::kForever;
+};
+
+void validate_outputs(const OutputOptions& outputs) {
+  const auto ends_with = [](const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  for (const std::string& path : outputs.stats)
+    if (!ends_with(path, ".json") && !ends_with(path, ".csv"))
+      throw std::invalid_argument(fmt::format("--stats {}: the file name must end in .json or .csv", path));
+  if (!outputs.trace.empty() && !ends_with(outputs.trace, ".vcd"))
+    throw std::invalid_argument(fmt::format("--trace {}: the file name must end in .vcd", outputs.trace));
+}
+
+void write_stats(const OutputOptions& outputs, const td::sim::StatsRegistry& stats) {
+  for (const std::string& path : outputs.stats) {
+    const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+    td::tb::write_file_atomically(path, json ? stats.to_json() : stats.to_csv());
+  }
+}
+
+struct PeakOptions {
+  std::string config = TDSIM_DEFAULT_CONFIG;
+  td::tb::MicrobenchOptions bench;
+  OutputOptions outputs;
+};
+
+int run_peak(const PeakOptions& options) {
+  validate_outputs(options.outputs);
+  const td::cfg::Config config = td::cfg::load_config(options.config);
+  td::sim::StatsRegistry stats;
+  std::unique_ptr<td::sim::VcdWriter> vcd;
+  if (!options.outputs.trace.empty())
+    vcd = std::make_unique<td::sim::VcdWriter>(options.outputs.trace, config.period_ps(),
+                                               options.outputs.trace_start, options.outputs.trace_cycles);
+  const td::tb::MicrobenchReport report = td::tb::run_microbenchmarks(config, options.bench, stats, vcd.get());
+  if (vcd) vcd->close();
+  std::cout << td::tb::format_report(report);
+  if (!options.outputs.json.empty()) td::tb::write_file_atomically(options.outputs.json, td::tb::report_json(report));
+  write_stats(options.outputs, stats);
+  return report.mismatches == 0 ? kExitOk : kExitCheckFailed;
+}
+
+void add_output_options(CLI::App* command, OutputOptions& outputs) {
+  command->add_option("--stats", outputs.stats, "Write every statistic to FILE (.json or .csv); repeatable");
+  command->add_option("--trace", outputs.trace, "Write a VCD trace of the TD pipelines to FILE.vcd");
+  command->add_option("--trace-start", outputs.trace_start, "First traced cycle")->capture_default_str();
+  command->add_option("--trace-cycles", outputs.trace_cycles, "Number of traced cycles (default: to the end)");
 }
 
 struct GenOptions {
@@ -70,6 +137,7 @@ int run_gen_vectors(const GenOptions& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);  // keep stdout to our own output
   CLI::App app{"tdsim: cycle-level model of the RDNA2 TD ray-intersection hardware"};
   app.require_subcommand(1);
 
@@ -77,9 +145,31 @@ int main(int argc, char** argv) {
   CLI::App* check_cmd = app.add_subcommand(
       "check", "Run reference-vector files through an engine; one line per mismatch, then 'N passed, M failed'");
   check_cmd->add_option("files", check.files, "Vector files (.tdv)")->required();
-  check_cmd->add_option("--engine", check.engine, "Engine to check: ref")
+  check_cmd->add_option("--engine", check.engine, "Engine to check: ref (golden reference) or model (SystemC timing model)")
       ->check(CLI::IsMember(td::tb::engine_names()))
       ->capture_default_str();
+  check_cmd->add_option("--config", check.engine_options.config_path, "Chip configuration (engine model)")
+      ->capture_default_str();
+  check_cmd->add_option("--lanes-per-wave", check.engine_options.lanes_per_wave, "Lanes per wave instruction: 32 or 64")
+      ->check(CLI::IsMember({32u, 64u}))
+      ->capture_default_str();
+
+  PeakOptions peak;
+  CLI::App* peak_cmd = app.add_subcommand(
+      "peak", "Microbenchmarks on the timing model: peak box/triangle rates, latency per level, bandwidth limits");
+  peak_cmd->add_option("--config", peak.config, "Chip configuration (YAML)")->capture_default_str();
+  peak_cmd->add_option("--json", peak.outputs.json, "Write the measured figures to FILE as JSON");
+  peak_cmd->add_option("--waves", peak.bench.waves_per_td, "Measured wave64 instructions per TD in each peak phase")
+      ->check(CLI::Range(1u, 1000000u))
+      ->capture_default_str();
+  peak_cmd->add_option("--bandwidth-waves", peak.bench.bandwidth_waves_per_td,
+                       "Measured wave64 instructions per TD per bandwidth point")
+      ->check(CLI::Range(1u, 1000000u))
+      ->capture_default_str();
+  peak_cmd->add_option("--seed", peak.bench.seed, "Seed of rays and nodes")->capture_default_str();
+  peak_cmd->add_flag("!--no-latency", peak.bench.latency, "Skip the latency microbenchmark");
+  peak_cmd->add_flag("!--no-bandwidth", peak.bench.bandwidth, "Skip the bandwidth microbenchmarks");
+  add_output_options(peak_cmd, peak.outputs);
 
   GenOptions gen;
   CLI::App* gen_cmd =
@@ -103,6 +193,7 @@ int main(int argc, char** argv) {
   try {
     if (*check_cmd) return run_check(check);
     if (*gen_cmd) return run_gen_vectors(gen);
+    if (*peak_cmd) return run_peak(peak);
   } catch (const std::exception& error) {
     std::cerr << "error: " << error.what() << "\n";
     return kExitBadInput;

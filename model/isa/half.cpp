@@ -15,6 +15,7 @@ uint16_t narrow(float value, Rounding rounding) {
   if (is_nan(value)) return static_cast<uint16_t>(sign | 0x7e00u | ((bits >> 13) & 0x3ffu));
   const uint32_t magnitude = bits & 0x7fffffffu;
   if (magnitude == 0x7f800000u) return static_cast<uint16_t>(sign | 0x7c00u);
+  if (magnitude == 0) return sign;  // ±0 (and keeps __builtin_clzll away from 0)
 
   // Magnitude as an integer multiple of 2^-24 (the smallest half subnormal)
   // is exact for |value| < 2^-14 * 2^11; do the general case with a 64-bit

@@ -1,0 +1,142 @@
+#include "model/chip/chip.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace td::chip {
+
+namespace {
+
+mem::CacheGeometry geometry_of(const cfg::CacheConfig& c) {
+  mem::CacheGeometry g;
+  g.size_bytes = uint64_t{c.size_kib} * 1024;
+  g.ways = c.ways;
+  g.line_bytes = c.line_bytes;
+  g.hit_latency_cycles = c.hit_latency_cycles;
+  g.mshrs = c.mshrs;
+  g.bytes_per_clock = c.bytes_per_clock;
+  return g;
+}
+
+// GB/s and ns become bytes and cycles of the chip's clock.
+mem::DramTiming dram_timing_of(const cfg::Config& config) {
+  const double clock_hz = config.chip.clock_mhz * 1e6;
+  mem::DramTiming t;
+  t.channels = config.dram.channels;
+  t.interleave_bytes = config.dram.interleave_bytes;
+  t.bytes_per_clock_per_channel = config.dram.bandwidth_gb_per_s * 1e9 / clock_hz / config.dram.channels;
+  t.latency_cycles = static_cast<uint32_t>(std::llround(config.dram.latency_ns * 1e-9 * clock_hz));
+  return t;
+}
+
+}  // namespace
+
+void Chip::ClientTap::wave_completed(uint32_t td_index, WaveResult&& result) {
+  chip_.end_cycle_ = std::max(chip_.end_cycle_, result.complete_cycle + 1);
+  client_.wave_completed(td_index, std::move(result));
+}
+
+Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::WaveClient& client,
+           sim::StatsRegistry& stats)
+    : sc_module(name),
+      clk("clk", sc_core::sc_time(static_cast<double>(config.period_ps()), sc_core::SC_PS)),
+      rst_n("rst_n", false),
+      config_(config),
+      tap_(*this, client),
+      period_ticks_(sc_core::sc_time(static_cast<double>(config.period_ps()), sc_core::SC_PS).value()) {
+  const sim::StatGroup group(stats, this->name());
+  dram_ = std::make_unique<mem::Dram>(dram_timing_of(config_), group.child("dram"));
+  l2_ = std::make_unique<mem::SlicedCache>(config_.l2.slices, geometry_of(config_.l2.slice), *dram_,
+                                           group.child("l2"));
+  for (uint32_t sa = 0; sa < config_.chip.shader_arrays; ++sa)
+    l1_.push_back(std::make_unique<mem::Cache>(geometry_of(config_.l1), *l2_,
+                                               group.child("sa" + std::to_string(sa)).child("l1")));
+  for (uint32_t w = 0; w < config_.chip.wgps; ++w) {
+    const std::string wgp_name = "wgp" + std::to_string(w);
+    // WGPs are dealt to the shader arrays in turn.
+    mem::Cache& l1 = *l1_[w % config_.chip.shader_arrays];
+    wgps_.push_back(std::make_unique<Wgp>(wgp_name.c_str(), w * config_.chip.tds_per_wgp, config_, l1, store_, tap_,
+                                          stats));
+    wgps_.back()->clk(clk);
+    wgps_.back()->rst_n(rst_n);
+    for (size_t t = 0; t < wgps_.back()->td_count(); ++t) tds_.push_back(&wgps_.back()->td(t));
+  }
+  register_chip_stats(stats);
+  SC_THREAD(reset_sequence);
+}
+
+void Chip::register_chip_stats(sim::StatsRegistry& stats) {
+  const sim::StatGroup group(stats, name());
+  cycles_ = &group.counter("cycles", "cycles", "clocks from reset to the last instruction's return");
+  const double clock_hz = config_.chip.clock_mhz * 1e6;
+  const auto sum = [this](const sim::Counter& (*pick)(const timing::TdStats&)) {
+    return [this, pick] {
+      double total = 0;
+      for (const timing::Td* t : tds_) total += static_cast<double>(pick(t->stats()).value());
+      return total;
+    };
+  };
+  const auto box_tests = sum([](const timing::TdStats& s) -> const sim::Counter& { return s.box_tests; });
+  const auto tri_tests = sum([](const timing::TdStats& s) -> const sim::Counter& { return s.tri_tests; });
+  const auto busy = sum([](const timing::TdStats& s) -> const sim::Counter& { return s.busy_cycles; });
+  const auto seconds = [this, clock_hz] { return static_cast<double>(cycles_->value()) / clock_hz; };
+  group.formula("box_tests", "tests", "ray/box tests, all TDs", box_tests);
+  group.formula("tri_tests", "tests", "ray/triangle tests, all TDs", tri_tests);
+  group.formula("box_tests_per_s", "tests/s", "achieved ray/box test rate over the run",
+                [=] { return box_tests() / seconds(); });
+  group.formula("tri_tests_per_s", "tests/s", "achieved ray/triangle test rate over the run",
+                [=] { return tri_tests() / seconds(); });
+  const double tds = static_cast<double>(tds_.size());
+  group.formula("box_peak_per_s", "tests/s", "peak ray/box rate: 4 tests per TD per clock",
+                [=] { return 4.0 * tds * clock_hz; });
+  group.formula("tri_peak_per_s", "tests/s", "peak ray/triangle rate: 1 test per TD per clock",
+                [=] { return tds * clock_hz; });
+  group.formula("datapath_utilisation", "fraction", "busy TD-cycles / (TDs x cycles)",
+                [=] { return busy() / (tds * static_cast<double>(cycles_->value())); });
+}
+
+void Chip::reset_sequence() {
+  rst_n.write(false);
+  wait(clk.period());
+  rst_n.write(true);
+}
+
+uint64_t Chip::current_cycle() const { return sc_core::sc_time_stamp().value() / period_ticks_; }
+
+bool Chip::idle() const {
+  return std::all_of(tds_.begin(), tds_.end(), [](const timing::Td* t) { return t->idle(); });
+}
+
+void Chip::wake_all() {
+  for (timing::Td* t : tds_) t->wake();
+}
+
+void Chip::invalidate_caches() {
+  for (timing::Td* t : tds_) t->l0().invalidate();
+  for (auto& l1 : l1_) l1->invalidate();
+  l2_->invalidate();
+  dram_->invalidate();
+}
+
+bool Chip::run_until_idle(const std::function<bool()>& done, uint64_t max_cycles) {
+  constexpr uint64_t kChunkCycles = 256;
+  const uint64_t limit = current_cycle() + max_cycles;
+  while (!(done() && idle())) {
+    if (current_cycle() >= limit) return false;
+    sc_core::sc_start(clk.period() * static_cast<double>(kChunkCycles));
+  }
+  return true;
+}
+
+void Chip::finish_accounting() {
+  cycles_->reset();
+  cycles_->add(end_cycle_);
+  for (timing::Td* t : tds_) t->account_until(end_cycle_);
+}
+
+void Chip::attach_trace(sim::VcdWriter& vcd) {
+  for (timing::Td* t : tds_) t->attach_trace(vcd);
+}
+
+}  // namespace td::chip

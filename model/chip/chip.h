@@ -1,0 +1,92 @@
+// chip.h — the whole GPU as the ray-intersection hardware sees it: one
+// clock, WGPs of TDs spread over shader arrays (one L1 each), an L2 in
+// slices and DRAM. Wave instructions come from a WaveClient (vector files,
+// microbenchmarks, the traversal shader) and return to it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "model/chip/config.h"
+#include "model/chip/wgp.h"
+#include "model/isa/memory_image.h"
+#include "model/mem/cache.h"
+#include "model/mem/dram.h"
+#include "model/sim/stats.h"
+#include "model/sim/vcd_writer.h"
+#include "model/td/td.h"
+
+namespace td::chip {
+
+class Chip : public sc_core::sc_module {
+ public:
+  sc_core::sc_clock clk;
+  sc_core::sc_signal<bool> rst_n;
+
+  SC_HAS_PROCESS(Chip);
+  Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::WaveClient& client,
+       sim::StatsRegistry& stats);
+
+  // The bytes node fetches read. Change it only while the chip is idle.
+  void set_memory(const MemoryImage& image) { store_.image = &image; }
+  // Empties every cache (between runs that must not share warm state).
+  void invalidate_caches();
+
+  // Simulates until `done()` holds and every TD is idle, or until
+  // `max_cycles` more clocks have passed. Returns false on the cycle limit.
+  bool run_until_idle(const std::function<bool()>& done, uint64_t max_cycles);
+  // Tells every TD that the client has new work.
+  void wake_all();
+
+  bool idle() const;
+  uint64_t current_cycle() const;
+  // Cycle after the last instruction completed (0 if none yet).
+  uint64_t end_cycle() const { return end_cycle_; }
+  // Brings every TD's cycle count up to end_cycle() (call before reporting).
+  void finish_accounting();
+
+  const cfg::Config& config() const { return config_; }
+  size_t td_count() const { return tds_.size(); }
+  timing::Td& td(size_t i) { return *tds_[i]; }
+  const timing::Td& td(size_t i) const { return *tds_[i]; }
+  mem::Cache& l1(size_t shader_array) { return *l1_[shader_array]; }
+  mem::SlicedCache& l2() { return *l2_; }
+
+  // Records every TD's pipeline signals into `vcd`.
+  void attach_trace(sim::VcdWriter& vcd);
+
+ private:
+  // Forwards completions to the client and notes when the chip last returned one.
+  class ClientTap : public timing::WaveClient {
+   public:
+    ClientTap(Chip& chip, timing::WaveClient& client) : chip_(chip), client_(client) {}
+    bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out) override {
+      return client_.next_wave(td_index, cycle, out);
+    }
+    void wave_completed(uint32_t td_index, WaveResult&& result) override;
+
+   private:
+    Chip& chip_;
+    timing::WaveClient& client_;
+  };
+
+  void reset_sequence();
+  void register_chip_stats(sim::StatsRegistry& stats);
+
+  const cfg::Config config_;
+  ClientTap tap_;
+  timing::BackingStore store_;
+  std::unique_ptr<mem::Dram> dram_;
+  std::unique_ptr<mem::SlicedCache> l2_;
+  std::vector<std::unique_ptr<mem::Cache>> l1_;
+  std::vector<std::unique_ptr<Wgp>> wgps_;
+  std::vector<timing::Td*> tds_;
+  uint64_t period_ticks_;
+  uint64_t end_cycle_ = 0;
+  sim::Counter* cycles_ = nullptr;
+};
+
+}  // namespace td::chip

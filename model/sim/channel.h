@@ -1,0 +1,63 @@
+// channel.h — the valid/ready connections between pipeline stages, with
+// register semantics: an item pushed in cycle t is visible to the consumer
+// from cycle t + delay (delay >= 1), so stages may be evaluated in any order
+// within a cycle. Bounded: a full channel refuses pushes (back-pressure).
+// Storage is a fixed ring: no allocation after construction. No SystemC.
+#pragma once
+
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace td::sim {
+
+template <typename T>
+class Channel {
+ public:
+  // `depth` items at most; each visible `delay` cycles after its push.
+  explicit Channel(size_t depth, uint32_t delay = 1) : slots_(depth), delay_(delay) {
+    assert(depth >= 1 && delay >= 1);
+  }
+
+  // ready: the consumer side has room.
+  bool can_push() const { return size_ < slots_.size(); }
+  void push(T item, uint64_t cycle) {
+    assert(can_push());
+    Slot& slot = slots_[(head_ + size_) % slots_.size()];
+    slot.item = std::move(item);
+    slot.visible_cycle = cycle + delay_;
+    ++size_;
+  }
+
+  // valid: the oldest item is visible at `cycle`.
+  bool can_pop(uint64_t cycle) const { return size_ > 0 && slots_[head_].visible_cycle <= cycle; }
+  const T& front() const { return slots_[head_].item; }
+  T pop() {
+    assert(size_ > 0);
+    T item = std::move(slots_[head_].item);
+    head_ = (head_ + 1) % slots_.size();
+    --size_;
+    return item;
+  }
+
+  // Cycle the oldest item becomes visible (only meaningful when !empty()).
+  uint64_t front_visible_cycle() const { return slots_[head_].visible_cycle; }
+  size_t size() const { return size_; }
+  size_t depth() const { return slots_.size(); }
+  bool empty() const { return size_ == 0; }
+  void clear() { head_ = size_ = 0; }
+
+ private:
+  struct Slot {
+    T item{};
+    uint64_t visible_cycle = 0;
+  };
+  std::vector<Slot> slots_;
+  uint32_t delay_;
+  size_t head_ = 0;
+  size_t size_ = 0;
+};
+
+}  // namespace td::sim

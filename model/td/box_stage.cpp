@@ -1,0 +1,19 @@
+#include "model/td/box_stage.h"
+
+#include "model/ref/box_test.h"
+
+namespace td::timing {
+
+BoxStage::BoxStage(sc_core::sc_module_name name, uint32_t latency_cycles)
+    : sc_module(name), out_(latency_cycles + 1, latency_cycles) {}
+
+void BoxStage::accept(const LaneJob& job, const ref::LanePlan& plan, const uint8_t* node_bytes,
+                      const Descriptor& descriptor, uint64_t cycle) {
+  BoxTested item;
+  item.job = job;
+  item.node = plan.type == NodeType::kBox16 ? decode_box16(node_bytes) : decode_box32(node_bytes);
+  item.tests = ref::box_test(plan.ray, item.node, descriptor.box_grow_ulps);
+  out_.push(std::move(item), cycle);
+}
+
+}  // namespace td::timing

@@ -1,0 +1,67 @@
+#include "model/td/lane_sequencer.h"
+
+namespace td::timing {
+
+LaneSequencer::LaneSequencer(sc_core::sc_module_name name, WaveBuffer& waves, sim::Channel<LaneJob>& fetch_out,
+                             sim::Channel<LaneDone>& no_fetch_out, TdStats& stats)
+    : sc_module(name), waves_(waves), fetch_out_(fetch_out), no_fetch_out_(no_fetch_out), stats_(stats) {}
+
+WaveSlot* LaneSequencer::next_lane_slot() {
+  while (waves_.has_unsequenced()) {
+    WaveSlot& slot = waves_.slot(waves_.sequencing_slot());
+    while (!slot.sequenced() && slot.plans[slot.next_lane].outcome == LaneOutcome::kInactive) {
+      ++slot.next_lane;
+      ++stats_.inactive_lanes;
+    }
+    if (!slot.sequenced()) return &slot;
+    waves_.advance_sequencing();
+  }
+  return nullptr;
+}
+
+bool LaneSequencer::can_progress() const {
+  if (!waves_.has_unsequenced()) return false;
+  // Conservative: the next lane may need either output.
+  return fetch_out_.can_push() || no_fetch_out_.can_push();
+}
+
+void LaneSequencer::count_outcome(LaneOutcome outcome) {
+  ++stats_.active_lanes;
+  switch (outcome) {
+    case LaneOutcome::kDescriptorFault: ++stats_.descriptor_faults; break;
+    case LaneOutcome::kOutOfBounds: ++stats_.out_of_bounds; break;
+    case LaneOutcome::kReservedType: ++stats_.reserved_types; break;
+    default: break;
+  }
+}
+
+void LaneSequencer::tick(uint64_t cycle) {
+  issued_ = stalled_ = false;
+  WaveSlot* slot = next_lane_slot();
+  if (!slot) return;
+  const uint32_t lane = slot->next_lane;
+  const ref::LanePlan& plan = slot->plans[lane];
+  const uint32_t slot_index = static_cast<uint32_t>(slot - &waves_.slot(0));
+  if (plan.needs_fetch()) {
+    if (!fetch_out_.can_push()) {
+      stalled_ = true;
+      ++stats_.stall_fetch_queue_full;
+      return;
+    }
+    fetch_out_.push(LaneJob{slot_index, lane}, cycle);
+  } else {
+    if (!no_fetch_out_.can_push()) {
+      stalled_ = true;
+      return;
+    }
+    no_fetch_out_.push(LaneDone{slot_index, lane, ref::result_without_fetch(plan)}, cycle);
+  }
+  count_outcome(plan.outcome);
+  ++slot->next_lane;
+  issued_ = true;
+  last_lane_ = lane;
+  last_wave_ = slot->instr.id;
+  next_lane_slot();  // skip a trailing run of inactive lanes now: they are free
+}
+
+}  // namespace td::timing

@@ -1,0 +1,49 @@
+// lane_sequencer.h — the TD's issue stage: walks the lanes of the accepted
+// instructions in order and sends at most one active lane a clock onward.
+// Inactive lanes are skipped at no cost (contract §3/§8). Lanes that need no
+// fetch (descriptor fault, reserved type, out of bounds) go straight to
+// write-back with their all-ones result; the others go to node fetch.
+#pragma once
+
+#include <systemc>
+
+#include "model/sim/channel.h"
+#include "model/td/td_stats.h"
+#include "model/td/td_types.h"
+#include "model/td/wave_buffer.h"
+
+namespace td::timing {
+
+class LaneSequencer : public sc_core::sc_module {
+ public:
+  LaneSequencer(sc_core::sc_module_name name, WaveBuffer& waves, sim::Channel<LaneJob>& fetch_out,
+                sim::Channel<LaneDone>& no_fetch_out, TdStats& stats);
+
+  void tick(uint64_t cycle);
+  // A lane is waiting and its output has room: progress next clock.
+  bool can_progress() const;
+  void reset() { issued_ = stalled_ = false; }
+
+  // Trace view of the last tick.
+  bool issued() const { return issued_; }
+  bool stalled() const { return stalled_; }
+  uint32_t last_lane() const { return last_lane_; }
+  uint64_t last_wave() const { return last_wave_; }
+
+ private:
+  // Skips inactive lanes (free) and fully sequenced instructions; returns
+  // the slot holding the next lane to issue, or nullptr.
+  WaveSlot* next_lane_slot();
+  sim::Channel<LaneDone>* output_for(const ref::LanePlan& plan);
+  void count_outcome(LaneOutcome outcome);
+
+  WaveBuffer& waves_;
+  sim::Channel<LaneJob>& fetch_out_;
+  sim::Channel<LaneDone>& no_fetch_out_;
+  TdStats& stats_;
+  bool issued_ = false, stalled_ = false;
+  uint32_t last_lane_ = 0;
+  uint64_t last_wave_ = 0;
+};
+
+}  // namespace td::timing

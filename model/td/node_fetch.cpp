@@ -1,0 +1,64 @@
+#include "model/td/node_fetch.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace td::timing {
+
+NodeFetch::NodeFetch(sc_core::sc_module_name name, uint32_t return_buffer_entries, sim::Channel<LaneJob>& in,
+                     const WaveBuffer& waves, mem::MemLevel& l0, TdStats& stats)
+    : sc_module(name), in_(in), waves_(waves), l0_(l0), stats_(stats), entries_(return_buffer_entries) {}
+
+void NodeFetch::insert(FetchedLane&& lane) {
+  auto position = buffer_.end();
+  while (position != buffer_.begin() && std::prev(position)->ready_cycle > lane.ready_cycle) --position;
+  buffer_.insert(position, std::move(lane));
+}
+
+void NodeFetch::tick(uint64_t cycle) {
+  requested_ = stalled_memory_ = stalled_full_ = false;
+  if (!in_.can_pop(cycle)) return;
+  if (buffer_.size() >= entries_) {
+    stalled_full_ = true;
+    ++stats_.stall_return_buffer_full;
+    return;
+  }
+  if (cycle < retry_cycle_) {
+    stalled_memory_ = true;
+    ++stats_.stall_memory;
+    return;
+  }
+  const LaneJob& job = in_.front();
+  const ref::LanePlan& plan = waves_.slot(job.slot).plans[job.lane];
+  const mem::MemResponse response = l0_.access(plan.address, plan.bytes, cycle);
+  if (!response.accepted) {
+    retry_cycle_ = response.cycle;
+    stalled_memory_ = true;
+    ++stats_.stall_memory;
+    return;
+  }
+  requested_ = true;
+  last_hit_ = response.hit;
+  last_address_ = plan.address;
+  stats_.lane_fetch_latency.sample(response.cycle - cycle);
+  insert(FetchedLane{in_.pop(), response.cycle, sequence_++, response.hit});
+}
+
+FetchedLane NodeFetch::take() {
+  FetchedLane lane = buffer_.front();
+  buffer_.pop_front();
+  return lane;
+}
+
+uint64_t NodeFetch::next_request_cycle() const {
+  if (in_.empty() || buffer_.size() >= entries_) return UINT64_MAX;
+  return std::max(in_.front_visible_cycle(), retry_cycle_);
+}
+
+void NodeFetch::reset() {
+  buffer_.clear();
+  retry_cycle_ = 0;
+  requested_ = stalled_memory_ = stalled_full_ = false;
+}
+
+}  // namespace td::timing

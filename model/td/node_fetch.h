@@ -1,0 +1,62 @@
+// node_fetch.h — requests each lane's node (64 or 128 bytes) from the TD's
+// L0, one request a clock, and holds the lane in the return buffer until its
+// bytes arrive. The buffer's depth bounds the lanes in flight; misses return
+// out of order, and the issue port takes the lane whose data is ready first.
+#pragma once
+
+#include <systemc>
+#include <deque>
+
+#include "model/mem/mem_level.h"
+#include "model/sim/channel.h"
+#include "model/td/td_stats.h"
+#include "model/td/td_types.h"
+#include "model/td/wave_buffer.h"
+
+namespace td::timing {
+
+class NodeFetch : public sc_core::sc_module {
+ public:
+  NodeFetch(sc_core::sc_module_name name, uint32_t return_buffer_entries, sim::Channel<LaneJob>& in,
+            const WaveBuffer& waves, mem::MemLevel& l0, TdStats& stats);
+
+  void tick(uint64_t cycle);
+
+  // Return buffer, issue-port side.
+  bool has_ready(uint64_t cycle) const { return !buffer_.empty() && buffer_.front().ready_cycle <= cycle; }
+  const FetchedLane& ready_lane() const { return buffer_.front(); }
+  FetchedLane take();
+  bool buffer_empty() const { return buffer_.empty(); }
+  size_t buffer_count() const { return buffer_.size(); }
+  uint64_t earliest_ready() const { return buffer_.front().ready_cycle; }
+
+  // Earliest cycle this stage can move a lane from its input; UINT64_MAX if
+  // it waits for something else (empty input, full return buffer).
+  uint64_t next_request_cycle() const;
+  void reset();
+
+  // Trace view of the last tick.
+  bool requested() const { return requested_; }
+  bool last_hit() const { return last_hit_; }
+  uint64_t last_address() const { return last_address_; }
+  bool stalled_memory() const { return stalled_memory_; }
+  bool stalled_full() const { return stalled_full_; }
+
+ private:
+  // Places a fetched lane in (ready_cycle, sequence) order. Fills mostly
+  // arrive in request order, so the walk from the back is usually one step.
+  void insert(FetchedLane&& lane);
+
+  sim::Channel<LaneJob>& in_;
+  const WaveBuffer& waves_;
+  mem::MemLevel& l0_;
+  TdStats& stats_;
+  size_t entries_;
+  std::deque<FetchedLane> buffer_;  // ordered by (ready_cycle, sequence)
+  uint64_t sequence_ = 0;
+  uint64_t retry_cycle_ = 0;  // L0 refused: no request before this cycle
+  bool requested_ = false, last_hit_ = false, stalled_memory_ = false, stalled_full_ = false;
+  uint64_t last_address_ = 0;
+};
+
+}  // namespace td::timing

@@ -1,0 +1,241 @@
+#include "model/td/td.h"
+
+#include <algorithm>
+
+namespace td::timing {
+
+namespace {
+
+mem::CacheGeometry l0_geometry(const cfg::CacheConfig& c) {
+  mem::CacheGeometry g;
+  g.size_bytes = uint64_t{c.size_kib} * 1024;
+  g.ways = c.ways;
+  g.line_bytes = c.line_bytes;
+  g.hit_latency_cycles = c.hit_latency_cycles;
+  g.mshrs = c.mshrs;
+  g.bytes_per_clock = c.bytes_per_clock;
+  return g;
+}
+
+}  // namespace
+
+// VCD signal handles, created only when a trace is attached.
+struct Td::TraceIds {
+  sim::VcdWriter::SignalId seq_valid, seq_stall, seq_lane, seq_wave;
+  sim::VcdWriter::SignalId fq_count, fq_ready;
+  sim::VcdWriter::SignalId fetch_valid, fetch_address, l0_hit, l0_miss, fetch_stall_memory, fetch_stall_full;
+  sim::VcdWriter::SignalId rb_count;
+  sim::VcdWriter::SignalId port_valid, port_box, port_lane;
+  sim::VcdWriter::SignalId box_in_valid, sort_in_valid, tri_in_valid;
+  sim::VcdWriter::SignalId wb_lanes, wb_retire, waves_in_flight;
+};
+
+Td::Td(sc_core::sc_module_name name, uint32_t index, const cfg::Config& config, mem::MemLevel& l1,
+       const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats)
+    : sc_module(name),
+      clk("clk"),
+      rst_n("rst_n"),
+      index_(index),
+      period_(static_cast<double>(config.period_ps()), sc_core::SC_PS),
+      period_ticks_(period_.value()),
+      store_(store),
+      client_(client),
+      stats_(sim::StatGroup(stats, this->name())),
+      l0_(l0_geometry(config.l0), l1, sim::StatGroup(stats, std::string(this->name()) + ".l0")),
+      waves_(config.td.instruction_queue_depth),
+      fetch_queue_(config.td.fetch_queue_depth),
+      no_fetch_(2),
+      sequencer_("lane_sequencer", waves_, fetch_queue_, no_fetch_, stats_),
+      node_fetch_("node_fetch", config.td.return_buffer_entries, fetch_queue_, waves_, l0_, stats_),
+      box_stage_("box_stage", config.td.box_latency_cycles),
+      sort_stage_("sort_stage", config.td.sort_latency_cycles, box_stage_.out(), waves_),
+      tri_stage_("tri_stage", config.td.triangle_latency_cycles),
+      write_back_("write_back", index, config.td.return_latency_cycles, waves_, sort_stage_.out(), tri_stage_.out(),
+                  no_fetch_, client, stats_) {
+  SC_METHOD(tick);
+  sensitive << clk.pos();
+  dont_initialize();
+}
+
+Td::~Td() = default;
+
+uint64_t Td::current_cycle() const { return sc_core::sc_time_stamp().value() / period_ticks_; }
+
+void Td::wake() {
+  client_may_have_work_ = true;
+  wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Td::reset_state() {
+  waves_.clear();
+  fetch_queue_.clear();
+  no_fetch_.clear();
+  sequencer_.reset();
+  node_fetch_.reset();
+  box_stage_.reset();
+  sort_stage_.reset();
+  tri_stage_.reset();
+  client_may_have_work_ = true;
+}
+
+void Td::account_until(uint64_t cycle) {
+  if (cycle > last_cycle_) {
+    stats_.cycles.add(cycle - last_cycle_);
+    last_cycle_ = cycle;
+  }
+}
+
+void Td::tick() {
+  const uint64_t cycle = current_cycle();
+  if (!rst_n.read()) {
+    reset_state();
+    next_trigger();  // static sensitivity: every clock while in reset
+    return;
+  }
+  if (ticked_ && cycle == last_cycle_) {  // woken twice in one clock
+    schedule(cycle);
+    return;
+  }
+  account_until(cycle);
+  ticked_ = true;
+  // Consumers first; channels are registers, so this order only saves a
+  // clock of occupancy, it never lets data skip a stage.
+  write_back_.tick(cycle);
+  sort_stage_.tick(cycle);
+  issue_port(cycle);
+  node_fetch_.tick(cycle);
+  sequencer_.tick(cycle);
+  accept_instruction(cycle);
+  if (vcd_) sample_trace(cycle);
+  schedule(cycle);
+}
+
+void Td::issue_port(uint64_t cycle) {
+  port_valid_ = false;
+  if (!node_fetch_.has_ready(cycle)) {
+    if (!node_fetch_.buffer_empty()) ++stats_.stall_waiting_memory;
+    return;
+  }
+  const LaneJob next = node_fetch_.ready_lane().job;
+  const WaveSlot& slot = waves_.slot(next.slot);
+  const ref::LanePlan& plan = slot.plans[next.lane];
+  const bool is_box_lane = is_box(plan.type);
+  if (is_box_lane ? !box_stage_.can_accept() : !tri_stage_.can_accept()) return;
+  const FetchedLane lane = node_fetch_.take();
+  const Descriptor& descriptor = slot.instr.descriptor;
+  NodeBytes scratch;
+  const uint8_t* bytes = store_.image->view(plan.address, plan.bytes, scratch.data());
+  if (is_box_lane) {
+    box_stage_.accept(lane.job, plan, bytes, descriptor, cycle);
+    ++stats_.box_nodes;
+    stats_.box_tests.add(4);
+  } else {
+    tri_stage_.accept(lane.job, plan, bytes, descriptor, cycle);
+    ++stats_.tri_tests;
+  }
+  ++stats_.busy_cycles;
+  if (node_fetch_.has_ready(cycle)) ++stats_.stall_port_busy;
+  port_valid_ = true;
+  port_box_ = is_box_lane;
+  port_lane_ = lane.job.lane;
+}
+
+void Td::accept_instruction(uint64_t cycle) {
+  if (waves_.full() || !client_may_have_work_) return;
+  WaveInstr instr;
+  if (!client_.next_wave(index_, cycle, instr)) {
+    client_may_have_work_ = false;  // until wake()
+    return;
+  }
+  waves_.accept(std::move(instr), cycle);
+}
+
+uint64_t Td::next_active_cycle(uint64_t cycle) const {
+  const uint64_t next = cycle + 1;
+  if ((!waves_.full() && client_may_have_work_) || sequencer_.can_progress()) return next;
+  uint64_t when = UINT64_MAX;
+  const auto consider = [&](uint64_t c) { when = std::min(when, std::max(c, next)); };
+  consider(node_fetch_.next_request_cycle());
+  if (!node_fetch_.buffer_empty()) consider(node_fetch_.earliest_ready());
+  if (!box_stage_.out().empty()) consider(box_stage_.out().front_visible_cycle());
+  if (!sort_stage_.out().empty()) consider(sort_stage_.out().front_visible_cycle());
+  if (!tri_stage_.out().empty()) consider(tri_stage_.out().front_visible_cycle());
+  if (!no_fetch_.empty()) consider(no_fetch_.front_visible_cycle());
+  consider(write_back_.next_retire_cycle());
+  return when;
+}
+
+void Td::schedule(uint64_t cycle) {
+  if (vcd_ && vcd_->wants_samples_until(cycle + 1)) {
+    next_trigger();  // traced: every clock, so one-clock pulses read right
+    return;
+  }
+  const uint64_t when = next_active_cycle(cycle);
+  if (when == UINT64_MAX) {
+    next_trigger(wake_event_);
+  } else if (when == cycle + 1) {
+    next_trigger();
+  } else {
+    next_trigger(period_ * static_cast<double>(when - cycle), wake_event_);
+  }
+}
+
+void Td::attach_trace(sim::VcdWriter& vcd) {
+  vcd_ = &vcd;
+  trace_ids_ = std::make_unique<TraceIds>();
+  TraceIds& t = *trace_ids_;
+  const auto add = [&](const sc_core::sc_object& scope, const char* signal, unsigned width) {
+    return vcd.add(std::string(scope.name()) + "." + signal, width);
+  };
+  t.seq_valid = add(sequencer_, "lane_valid", 1);
+  t.seq_stall = add(sequencer_, "lane_stall", 1);
+  t.seq_lane = add(sequencer_, "lane_index", 6);
+  t.seq_wave = add(sequencer_, "wave_id", 32);
+  t.fq_count = vcd.add(std::string(name()) + ".fetch_queue.count", 16);
+  t.fq_ready = vcd.add(std::string(name()) + ".fetch_queue.ready", 1);
+  t.fetch_valid = add(node_fetch_, "req_valid", 1);
+  t.fetch_address = add(node_fetch_, "req_address", 64);
+  t.l0_hit = add(node_fetch_, "l0_hit", 1);
+  t.l0_miss = add(node_fetch_, "l0_miss", 1);
+  t.fetch_stall_memory = add(node_fetch_, "stall_memory", 1);
+  t.fetch_stall_full = add(node_fetch_, "stall_return_buffer_full", 1);
+  t.rb_count = add(node_fetch_, "return_buffer_count", 16);
+  t.port_valid = vcd.add(std::string(name()) + ".issue_port.valid", 1);
+  t.port_box = vcd.add(std::string(name()) + ".issue_port.is_box", 1);
+  t.port_lane = vcd.add(std::string(name()) + ".issue_port.lane_index", 6);
+  t.box_in_valid = add(box_stage_, "in_valid", 1);
+  t.sort_in_valid = add(sort_stage_, "in_valid", 1);
+  t.tri_in_valid = add(tri_stage_, "in_valid", 1);
+  t.wb_lanes = add(write_back_, "lanes_written", 4);
+  t.wb_retire = add(write_back_, "wave_retired", 1);
+  t.waves_in_flight = add(write_back_, "waves_in_flight", 16);
+}
+
+void Td::sample_trace(uint64_t cycle) {
+  sim::VcdWriter& v = *vcd_;
+  const TraceIds& t = *trace_ids_;
+  v.set(t.seq_valid, sequencer_.issued(), cycle);
+  v.set(t.seq_stall, sequencer_.stalled(), cycle);
+  v.set(t.seq_lane, sequencer_.last_lane(), cycle);
+  v.set(t.seq_wave, sequencer_.last_wave() & 0xffffffffu, cycle);
+  v.set(t.fq_count, fetch_queue_.size(), cycle);
+  v.set(t.fq_ready, fetch_queue_.can_push(), cycle);
+  v.set(t.fetch_valid, node_fetch_.requested(), cycle);
+  v.set(t.fetch_address, node_fetch_.last_address(), cycle);
+  v.set(t.l0_hit, node_fetch_.requested() && node_fetch_.last_hit(), cycle);
+  v.set(t.l0_miss, node_fetch_.requested() && !node_fetch_.last_hit(), cycle);
+  v.set(t.fetch_stall_memory, node_fetch_.stalled_memory(), cycle);
+  v.set(t.fetch_stall_full, node_fetch_.stalled_full(), cycle);
+  v.set(t.rb_count, node_fetch_.buffer_count(), cycle);
+  v.set(t.port_valid, port_valid_, cycle);
+  v.set(t.port_box, port_valid_ && port_box_, cycle);
+  v.set(t.port_lane, port_lane_, cycle);
+  v.set(t.box_in_valid, port_valid_ && port_box_, cycle);
+  v.set(t.sort_in_valid, sort_stage_.accepted(), cycle);
+  v.set(t.tri_in_valid, port_valid_ && !port_box_, cycle);
+  v.set(t.wb_lanes, write_back_.lanes_written(), cycle);
+  v.set(t.wb_retire, write_back_.retired(), cycle);
+  v.set(t.waves_in_flight, waves_.count(), cycle);
+}
+
+}  // namespace td::timing

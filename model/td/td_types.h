@@ -1,0 +1,64 @@
+// td_types.h — what travels between the TD's stages, and the two interfaces
+// the TD meets outside itself: the wave client (the SIMDs: supply wave
+// instructions, take results) and the backing store (the bytes of the BVH).
+#pragma once
+
+#include <cstdint>
+
+#include "model/isa/lane.h"
+#include "model/isa/memory_image.h"
+#include "model/isa/node.h"
+#include "model/isa/wave.h"
+#include "model/ref/box_test.h"
+#include "model/ref/intersect.h"
+
+namespace td::timing {
+
+// One active lane on its way down the pipeline: where to find it. Its plan
+// (ray, node type, address) stays in the wave buffer: stages look it up
+// rather than copy it from register to register.
+struct LaneJob {
+  uint32_t slot = 0;  // wave buffer slot of its instruction
+  uint32_t lane = 0;  // lane index within the wave
+};
+
+// A lane whose node fetch was accepted by L0: waits in the return buffer.
+struct FetchedLane {
+  LaneJob job;
+  uint64_t ready_cycle = 0;  // node bytes available from this cycle
+  uint64_t sequence = 0;     // fetch order: breaks ties between equal ready cycles
+  bool l0_hit = false;
+};
+
+// Box stage -> sort stage.
+struct BoxTested {
+  LaneJob job;
+  BoxNode node;
+  ref::BoxTestResult tests;
+};
+
+// Anything -> write-back: one lane's final result.
+struct LaneDone {
+  uint32_t slot = 0;
+  uint32_t lane = 0;
+  LaneResult result;
+};
+
+// The SIMDs' side of the TD.
+class WaveClient {
+ public:
+  virtual ~WaveClient() = default;
+  // The TD `td_index` has room for an instruction at `cycle`: fill `out` and
+  // return true, or return false when there is none now (then call
+  // Td::wake() when there is).
+  virtual bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out) = 0;
+  // All active lanes of an instruction are written and returned.
+  virtual void wave_completed(uint32_t td_index, WaveResult&& result) = 0;
+};
+
+// The bytes the node fetches read: swapped only while the chip is idle.
+struct BackingStore {
+  const MemoryImage* image = nullptr;
+};
+
+}  // namespace td::timing

@@ -1,0 +1,35 @@
+#include "model/td/wave_buffer.h"
+
+#include <utility>
+
+namespace td::timing {
+
+uint32_t WaveBuffer::accept(WaveInstr&& instr, uint64_t cycle) {
+  const uint32_t index = (head_ + count_) % capacity();
+  WaveSlot& s = slots_[index];
+  s.instr = std::move(instr);
+  const size_t lanes = s.instr.lanes.size();
+  s.plans.resize(lanes);
+  s.results.assign(lanes, LaneResult::no_write());
+  s.lanes_to_write = 0;
+  for (size_t i = 0; i < lanes; ++i) {
+    s.plans[i] = ref::plan_lane(s.instr.descriptor, s.instr.lanes[i]);
+    if (s.plans[i].outcome != LaneOutcome::kInactive) ++s.lanes_to_write;
+  }
+  s.lanes_written = 0;
+  s.next_lane = 0;
+  s.accept_cycle = cycle;
+  s.done_cycle = 0;
+  ++count_;
+  return index;
+}
+
+void WaveBuffer::retire_oldest() {
+  head_ = (head_ + 1) % capacity();
+  --count_;
+  if (sequencing_ > 0) --sequencing_;
+}
+
+void WaveBuffer::clear() { head_ = count_ = sequencing_ = 0; }
+
+}  // namespace td::timing

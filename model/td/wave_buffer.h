@@ -1,0 +1,63 @@
+// wave_buffer.h — the TD's per-wave state: instructions in acceptance order,
+// each with its lanes' plans and a result buffer. The sequencer walks the
+// lanes, write-back fills the results, and instructions retire in order from
+// the head (loads return in order to a wave, as the vmcnt counter assumes).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/isa/wave.h"
+#include "model/ref/intersect.h"
+
+namespace td::timing {
+
+struct WaveSlot {
+  WaveInstr instr;
+  std::vector<ref::LanePlan> plans;  // per lane, decided at acceptance
+  std::vector<LaneResult> results;
+  uint32_t lanes_to_write = 0;  // active lanes (inactive ones write nothing)
+  uint32_t lanes_written = 0;
+  uint32_t next_lane = 0;       // sequencer position
+  uint64_t accept_cycle = 0;
+  uint64_t done_cycle = 0;      // last write + return latency, once all written
+
+  bool sequenced() const { return next_lane >= instr.lanes.size(); }
+  bool written() const { return lanes_written == lanes_to_write; }
+};
+
+class WaveBuffer {
+ public:
+  explicit WaveBuffer(uint32_t capacity) : slots_(capacity) {}
+
+  bool full() const { return count_ == slots_.size(); }
+  bool empty() const { return count_ == 0; }
+  uint32_t count() const { return count_; }
+  uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }
+
+  // Takes the instruction; plans every lane (inactive lanes, faults, bounds,
+  // node type); returns its slot index.
+  uint32_t accept(WaveInstr&& instr, uint64_t cycle);
+
+  WaveSlot& slot(uint32_t index) { return slots_[index]; }
+  const WaveSlot& slot(uint32_t index) const { return slots_[index]; }
+
+  // The oldest instruction (head) and retiring it.
+  uint32_t head() const { return head_; }
+  WaveSlot& oldest() { return slots_[head_]; }
+  void retire_oldest();
+
+  // The oldest instruction whose lanes are not all sequenced, if any.
+  bool has_unsequenced() const { return sequencing_ < count_; }
+  uint32_t sequencing_slot() const { return (head_ + sequencing_) % capacity(); }
+  void advance_sequencing() { ++sequencing_; }
+
+  void clear();
+
+ private:
+  std::vector<WaveSlot> slots_;
+  uint32_t head_ = 0, count_ = 0;
+  uint32_t sequencing_ = 0;  // offset from head of the slot being sequenced
+};
+
+}  // namespace td::timing

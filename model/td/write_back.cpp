@@ -1,0 +1,69 @@
+#include "model/td/write_back.h"
+
+#include <utility>
+
+namespace td::timing {
+
+WriteBack::WriteBack(sc_core::sc_module_name name, uint32_t td_index, uint32_t return_latency_cycles,
+                     WaveBuffer& waves, sim::Channel<LaneDone>& from_sort, sim::Channel<LaneDone>& from_tri,
+                     sim::Channel<LaneDone>& from_no_fetch, WaveClient& client, TdStats& stats)
+    : sc_module(name),
+      td_index_(td_index),
+      return_latency_(return_latency_cycles),
+      waves_(waves),
+      from_sort_(from_sort),
+      from_tri_(from_tri),
+      from_no_fetch_(from_no_fetch),
+      client_(client),
+      stats_(stats) {}
+
+void WriteBack::write(const LaneDone& done, uint64_t cycle) {
+  WaveSlot& slot = waves_.slot(done.slot);
+  slot.results[done.lane] = done.result;
+  ++slot.lanes_written;
+  ++lanes_written_;
+  if (slot.written() && slot.sequenced()) slot.done_cycle = cycle + return_latency_;
+}
+
+void WriteBack::drain(sim::Channel<LaneDone>& port, uint64_t cycle) {
+  while (port.can_pop(cycle)) write(port.pop(), cycle);
+}
+
+void WriteBack::retire(uint64_t cycle) {
+  while (!waves_.empty()) {
+    WaveSlot& oldest = waves_.oldest();
+    if (!oldest.sequenced() || !oldest.written()) return;
+    // An instruction with no lane to write (all inactive) is done once the
+    // sequencer has passed it.
+    if (oldest.lanes_to_write == 0 && oldest.done_cycle == 0) oldest.done_cycle = cycle + return_latency_;
+    if (oldest.done_cycle > cycle) return;
+    WaveResult result;
+    result.id = oldest.instr.id;
+    result.lanes = std::move(oldest.results);
+    result.accept_cycle = oldest.accept_cycle;
+    result.complete_cycle = cycle;
+    stats_.wave_latency.sample(cycle - oldest.accept_cycle);
+    ++stats_.waves;
+    waves_.retire_oldest();
+    retired_ = true;
+    client_.wave_completed(td_index_, std::move(result));
+  }
+}
+
+void WriteBack::tick(uint64_t cycle) {
+  lanes_written_ = 0;
+  retired_ = false;
+  drain(from_sort_, cycle);
+  drain(from_tri_, cycle);
+  drain(from_no_fetch_, cycle);
+  retire(cycle);
+}
+
+uint64_t WriteBack::next_retire_cycle() const {
+  if (waves_.empty()) return UINT64_MAX;
+  const WaveSlot& oldest = waves_.slot(waves_.head());
+  if (!oldest.sequenced() || !oldest.written()) return UINT64_MAX;
+  return oldest.done_cycle;  // 0 (all-inactive, not yet stamped): at once
+}
+
+}  // namespace td::timing

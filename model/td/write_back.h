@@ -1,0 +1,47 @@
+// write_back.h — collects lane results from the sort stage, the triangle
+// stage and the no-fetch path (one write port each) into the per-wave result
+// buffer. An instruction completes `return_latency_cycles` after its last
+// active lane is written, and instructions return to the waves in the order
+// the TD accepted them.
+#pragma once
+
+#include <systemc>
+
+#include "model/sim/channel.h"
+#include "model/td/td_stats.h"
+#include "model/td/td_types.h"
+#include "model/td/wave_buffer.h"
+
+namespace td::timing {
+
+class WriteBack : public sc_core::sc_module {
+ public:
+  WriteBack(sc_core::sc_module_name name, uint32_t td_index, uint32_t return_latency_cycles, WaveBuffer& waves,
+            sim::Channel<LaneDone>& from_sort, sim::Channel<LaneDone>& from_tri,
+            sim::Channel<LaneDone>& from_no_fetch, WaveClient& client, TdStats& stats);
+
+  void tick(uint64_t cycle);
+  // Cycle the oldest instruction returns; UINT64_MAX if it is not done yet.
+  uint64_t next_retire_cycle() const;
+
+  uint32_t lanes_written() const { return lanes_written_; }  // last tick
+  bool retired() const { return retired_; }                  // last tick
+
+ private:
+  void drain(sim::Channel<LaneDone>& port, uint64_t cycle);
+  void write(const LaneDone& done, uint64_t cycle);
+  void retire(uint64_t cycle);
+
+  uint32_t td_index_;
+  uint32_t return_latency_;
+  WaveBuffer& waves_;
+  sim::Channel<LaneDone>& from_sort_;
+  sim::Channel<LaneDone>& from_tri_;
+  sim::Channel<LaneDone>& from_no_fetch_;
+  WaveClient& client_;
+  TdStats& stats_;
+  uint32_t lanes_written_ = 0;
+  bool retired_ = false;
+};
+
+}  // namespace td::timing

@@ -1,0 +1,446 @@
+#include "tb/microbench.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <systemc>
+
+#include "model/chip/chip.h"
+#include "model/isa/fp32.h"
+#include "tb/wave_feeder.h"
+
+namespace td::tb {
+
+namespace {
+
+constexpr uint32_t kWaveLanes = 64;
+constexpr uint64_t kMaxCyclesPerPhase = 500'000'000;
+constexpr uint64_t kRegionBytes = uint64_t{1} << 20;  // per-TD node region in the peak phases
+constexpr uint32_t kMaxResidentNodes = 16;            // per TD: up to 2 KiB
+
+// splitmix64: small, fast, identical on every platform.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  float uniform(float lo, float hi) {  // 24 random bits: exact, platform-independent
+    return lo + (hi - lo) * static_cast<float>(next() >> 40) * (1.0f / 16777216.0f);
+  }
+
+ private:
+  uint64_t state_;
+};
+
+// Rays from inside a unit cube in random directions (never axis-parallel
+// enough to matter): about half of the boxes around them are hit.
+Ray random_ray(Rng& rng) {
+  Ray ray;
+  ray.extent = 1e30f;
+  for (int a = 0; a < 3; ++a) {
+    ray.origin[a] = rng.uniform(-0.5f, 0.5f);
+    float d = rng.uniform(-1.0f, 1.0f);
+    if (abs_value(d) < 1e-3f) d = 1e-3f;
+    ray.dir[a] = d;
+    ray.inv_dir[a] = 1.0f / d;
+  }
+  return ray;
+}
+
+BoxNode random_box_node(Rng& rng) {
+  BoxNode node;
+  for (int i = 0; i < 4; ++i) {
+    node.child[i] = static_cast<uint32_t>(rng.next() & 0xfffffff8u) | 4u;
+    for (int a = 0; a < 3; ++a) {
+      const float centre = rng.uniform(-3.0f, 3.0f), half = rng.uniform(0.25f, 2.0f);
+      node.box[i].min[a] = centre - half;
+      node.box[i].max[a] = centre + half;
+    }
+  }
+  return node;
+}
+
+TriangleNode random_triangle_node(Rng& rng) {
+  TriangleNode node;
+  for (Vec3& v : node.vertex)
+    for (float& c : v) c = rng.uniform(-2.0f, 2.0f);
+  node.id = static_cast<uint32_t>(rng.next());
+  return node;
+}
+
+enum class NodeKind { kBox16, kBox32, kTriangle };
+
+NodeType type_for(NodeKind kind, uint32_t lane) {
+  switch (kind) {
+    case NodeKind::kBox16: return NodeType::kBox16;
+    case NodeKind::kBox32: return NodeType::kBox32;
+    case NodeKind::kTriangle: return static_cast<NodeType>(lane % 4);
+  }
+  return NodeType::kBox16;
+}
+
+// Writes `count` nodes of `kind` from `first_unit` on (two units per node
+// whatever the kind, so one layout serves every phase).
+void write_nodes(MemoryImage& memory, uint64_t first_unit, uint64_t count, NodeKind kind, Rng& rng) {
+  NodeBytes bytes{};
+  for (uint64_t n = 0; n < count; ++n) {
+    switch (kind) {
+      case NodeKind::kBox16: encode_box16(random_box_node(rng), bytes.data()); break;
+      case NodeKind::kBox32: encode_box32(random_box_node(rng), bytes.data()); break;
+      case NodeKind::kTriangle: encode_triangle(random_triangle_node(rng), bytes.data()); break;
+    }
+    const NodeType type = kind == NodeKind::kBox32 ? NodeType::kBox32 : NodeType::kBox16;
+    memory.write((first_unit + 2 * n) * kNodeUnitBytes, bytes.data(), node_bytes(type));
+  }
+}
+
+Descriptor peak_descriptor() {
+  Descriptor d;
+  d.box_sort = true;
+  d.return_mode = 1;
+  d.size_units = (uint64_t{1} << 42) - 1;
+  return d;
+}
+
+// Rays are drawn from a fixed pool: making a ray per lane would cost the
+// testbench more than the TD spends on it.
+class RayPool {
+ public:
+  explicit RayPool(Rng& rng) {
+    for (Ray& ray : rays_) ray = random_ray(rng);
+  }
+  const Ray& pick(Rng& rng) const { return rays_[rng.next() % rays_.size()]; }
+
+ private:
+  std::array<Ray, 4096> rays_;
+};
+
+// A wave of 64 active lanes; lane l reads node pick(l).
+template <typename Pick>
+WaveInstr make_wave(NodeKind kind, Rng& rng, const RayPool& rays, Pick pick) {
+  WaveInstr instr;
+  instr.descriptor = peak_descriptor();
+  instr.lanes.reserve(kWaveLanes);
+  for (uint32_t l = 0; l < kWaveLanes; ++l)
+    instr.lanes.push_back(LaneInput::from_ray(rays.pick(rng), NodePtr::make(pick(l), type_for(kind, l)).raw));
+  return instr;
+}
+
+double sum_stat(const sim::StatsRegistry& stats, const chip::Chip& chip, const std::string& suffix) {
+  double total = 0;
+  for (size_t i = 0; i < chip.td_count(); ++i)
+    total += static_cast<double>(stats.value(std::string(chip.td(i).name()) + "." + suffix));
+  return total;
+}
+
+class Bench {
+ public:
+  Bench(const cfg::Config& config, const MicrobenchOptions& options, sim::StatsRegistry& stats,
+        sim::VcdWriter* vcd)
+      : config_(config),
+        options_(options),
+        stats_(stats),
+        rng_(options.seed),
+        rays_(rng_),
+        feeder_(config.td_count(), memory_),
+        chip_("chip", config, feeder_, stats) {
+    chip_.set_memory(memory_);
+    if (vcd) chip_.attach_trace(*vcd);
+  }
+
+  RateResult peak(NodeKind kind, const std::string& name) {
+    // Each TD gets its own resident nodes, in its own region: consecutive
+    // 128-byte slots, so at most half of the L0's lines (no conflict misses).
+    const uint64_t l0_lines = uint64_t{config_.l0.size_kib} * 1024 / config_.l0.line_bytes;
+    const uint64_t lines_per_slot = std::max<uint64_t>(1, 128 / config_.l0.line_bytes);
+    const uint64_t resident = std::clamp<uint64_t>(l0_lines / 2 / lines_per_slot, 1, kMaxResidentNodes);
+    for (uint32_t t = 0; t < config_.td_count(); ++t) write_nodes(memory_, region_unit(t), resident, kind, rng_);
+    chip_.invalidate_caches();
+    const auto pick_resident = [this, resident](uint32_t td, uint64_t wave) {
+      return [td, wave, resident](uint32_t lane) {
+        return region_unit(td) + 2 * ((wave * kWaveLanes + lane) % resident);
+      };
+    };
+    run_waves(kind, 1, pick_resident);  // warm-up: every resident node into its L0
+    const double tests_before = tests_of(kind);
+    const uint64_t cycles = run_waves(kind, options_.waves_per_td, pick_resident);
+    RateResult r;
+    r.name = name;
+    r.tests = static_cast<uint64_t>(tests_of(kind) - tests_before);
+    r.cycles = cycles;
+    r.tests_per_s = static_cast<double>(r.tests) / seconds(cycles);
+    r.peak_per_s = (kind == NodeKind::kTriangle ? 1.0 : 4.0) * config_.td_count() * clock_hz();
+    return r;
+  }
+
+  std::vector<LatencyResult> latency() {
+    const uint64_t unit = region_unit(config_.td_count());  // beyond every TD's region
+    write_nodes(memory_, unit, 1, NodeKind::kBox32, rng_);
+    chip_.invalidate_caches();
+    std::vector<LatencyResult> results;
+    const auto one_lane = [&](const char* level) {
+      WaveInstr instr = make_wave(NodeKind::kBox32, rng_, rays_, [unit](uint32_t) { return unit; });
+      for (uint32_t l = 1; l < kWaveLanes; ++l) instr.lanes[l].exec = false;
+      uint64_t cycles = 0;
+      feeder_.set_completion([&](uint32_t, const WaveInstr&, const WaveResult& r) {
+        cycles = r.complete_cycle - r.accept_cycle;
+      });
+      feeder_.push(0, std::move(instr));
+      run_until_idle();
+      feeder_.set_completion(nullptr);
+      results.push_back(LatencyResult{level, cycles, static_cast<double>(cycles) * 1e3 / config_.chip.clock_mhz});
+    };
+    one_lane("dram");  // caches empty
+    chip_.td(0).l0().invalidate();
+    chip_.l1(0).invalidate();
+    one_lane("l2");
+    chip_.td(0).l0().invalidate();
+    one_lane("l1");
+    one_lane("l0");
+    return results;
+  }
+
+  BandwidthResult bandwidth(const std::string& bound, uint64_t working_set_bytes) {
+    const uint64_t nodes = std::max<uint64_t>(1, working_set_bytes / 128);
+    const uint64_t base_unit = region_unit(config_.td_count() + 1);
+    write_nodes(memory_, base_unit, nodes, NodeKind::kBox32, rng_);
+    chip_.invalidate_caches();
+    const auto pick_random = [this, base_unit, nodes](uint32_t, uint64_t) {
+      return [this, base_unit, nodes](uint32_t) { return base_unit + 2 * (rng_.next() % nodes); };
+    };
+    run_waves(NodeKind::kBox32, std::max<uint32_t>(1, options_.bandwidth_waves_per_td / 4), pick_random);
+    const double tests_before = tests_of(NodeKind::kBox32);
+    const Snapshot before = snapshot();
+    const uint64_t cycles = run_waves(NodeKind::kBox32, options_.bandwidth_waves_per_td, pick_random);
+    const Snapshot after = snapshot();
+    BandwidthResult r;
+    r.bound = bound;
+    r.working_set_bytes = nodes * 128;
+    r.cycles = cycles;
+    r.box_tests_per_s = (tests_of(NodeKind::kBox32) - tests_before) / seconds(cycles);
+    r.fraction_of_peak = r.box_tests_per_s / (4.0 * config_.td_count() * clock_hz());
+    r.l0_hit_rate = hit_rate(before.l0, after.l0);
+    r.l1_hit_rate = hit_rate(before.l1, after.l1);
+    r.l2_hit_rate = hit_rate(before.l2, after.l2);
+    return r;
+  }
+
+  void finish(MicrobenchReport& report) {
+    chip_.finish_accounting();
+    report.total_cycles = chip_.end_cycle();
+    report.lanes_checked = feeder_.scoreboard().lanes_checked();
+    report.mismatches = feeder_.scoreboard().mismatches();
+    report.mismatch_reports = feeder_.scoreboard().reports();
+    report.lane_tests = static_cast<uint64_t>(sum_stat(stats_, chip_, "box_nodes") + sum_stat(stats_, chip_, "tri_tests"));
+  }
+
+ private:
+  struct HitMiss {
+    double hits = 0, misses = 0;
+  };
+  struct Snapshot {
+    HitMiss l0, l1, l2;
+  };
+
+  // NaN when the level saw no access in the window.
+  static double hit_rate(const HitMiss& before, const HitMiss& after) {
+    const double hits = after.hits - before.hits, misses = after.misses - before.misses;
+    return hits + misses > 0 ? hits / (hits + misses) : std::nan("");
+  }
+
+  Snapshot snapshot() const {
+    Snapshot s;
+    s.l0 = {sum_stat(stats_, chip_, "l0.hits"), sum_stat(stats_, chip_, "l0.misses")};
+    for (uint32_t a = 0; a < config_.chip.shader_arrays; ++a) {
+      const std::string prefix = "chip.sa" + std::to_string(a) + ".l1.";
+      s.l1.hits += static_cast<double>(stats_.value(prefix + "hits"));
+      s.l1.misses += static_cast<double>(stats_.value(prefix + "misses"));
+    }
+    for (uint32_t i = 0; i < config_.l2.slices; ++i) {
+      const std::string prefix = "chip.l2.slice" + std::to_string(i) + ".";
+      s.l2.hits += static_cast<double>(stats_.value(prefix + "hits"));
+      s.l2.misses += static_cast<double>(stats_.value(prefix + "misses"));
+    }
+    return s;
+  }
+
+  double tests_of(NodeKind kind) const {
+    return sum_stat(stats_, chip_, kind == NodeKind::kTriangle ? "tri_tests" : "box_tests");
+  }
+  double clock_hz() const { return config_.chip.clock_mhz * 1e6; }
+  double seconds(uint64_t cycles) const { return static_cast<double>(cycles) / clock_hz(); }
+  static uint64_t region_unit(uint64_t region) { return region * (kRegionBytes / kNodeUnitBytes); }
+
+  // Streams `waves_per_td` instructions into every TD; returns the cycles
+  // from the first accept to the last return.
+  template <typename PickFactory>
+  uint64_t run_waves(NodeKind kind, uint32_t waves_per_td, PickFactory pick_factory) {
+    std::vector<uint32_t> issued(config_.td_count(), 0);
+    feeder_.set_generator([&, kind, waves_per_td](uint32_t td, WaveInstr& out) {
+      if (issued[td] == waves_per_td) return false;
+      out = make_wave(kind, rng_, rays_, pick_factory(td, issued[td]++));
+      return true;
+    });
+    feeder_.reset_window();
+    chip_.wake_all();
+    const bool finished = chip_.run_until_idle(
+        [&] {
+          for (uint32_t n : issued)
+            if (n < waves_per_td) return false;
+          return true;
+        },
+        kMaxCyclesPerPhase);
+    feeder_.end_generation();
+    if (!finished) throw std::runtime_error("microbenchmark phase hit the cycle limit (deadlock?)");
+    run_until_idle();
+    return feeder_.last_complete_cycle() + 1 - feeder_.first_accept_cycle();
+  }
+
+  void run_until_idle() {
+    chip_.wake_all();
+    if (!chip_.run_until_idle([this] { return feeder_.done(); }, kMaxCyclesPerPhase))
+      throw std::runtime_error("microbenchmark did not drain within the cycle limit (deadlock?)");
+  }
+
+  const cfg::Config& config_;
+  const MicrobenchOptions options_;
+  sim::StatsRegistry& stats_;
+  Rng rng_;
+  RayPool rays_;
+  MemoryImage memory_;
+  WaveFeeder feeder_;
+  chip::Chip chip_;
+};
+
+}  // namespace
+
+const RateResult* MicrobenchReport::rate(const std::string& name) const {
+  for (const RateResult& r : rates)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+MicrobenchReport run_microbenchmarks(const cfg::Config& config, const MicrobenchOptions& options,
+                                     sim::StatsRegistry& stats, sim::VcdWriter* vcd) {
+  const auto start = std::chrono::steady_clock::now();
+  MicrobenchReport report;
+  report.chip_name = config.chip.name;
+  report.config_source = config.source;
+  report.tds = config.td_count();
+  report.clock_mhz = config.chip.clock_mhz;
+  Bench bench(config, options, stats, vcd);
+  report.rates.push_back(bench.peak(NodeKind::kBox16, "box_fp16"));
+  report.rates.push_back(bench.peak(NodeKind::kBox32, "box_fp32"));
+  report.rates.push_back(bench.peak(NodeKind::kTriangle, "triangle"));
+  if (options.latency) report.latencies = bench.latency();
+  if (options.bandwidth) {
+    const uint64_t l0 = uint64_t{config.l0.size_kib} * 1024, l1 = uint64_t{config.l1.size_kib} * 1024;
+    const uint64_t l2 = uint64_t{config.l2.slice.size_kib} * 1024 * config.l2.slices;
+    report.bandwidth.push_back(bench.bandwidth("l0", l0 / 2));
+    report.bandwidth.push_back(bench.bandwidth("l1", l0 * 4));
+    report.bandwidth.push_back(bench.bandwidth("l2", l1 * 4));
+    report.bandwidth.push_back(bench.bandwidth("dram", l2 * 4));
+  }
+  bench.finish(report);
+  report.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+namespace {
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string bytes_text(uint64_t bytes) {
+  if (bytes >= (uint64_t{1} << 20) && bytes % (uint64_t{1} << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KiB", bytes >> 10);
+  return fmt::format("{} B", bytes);
+}
+
+std::string percent_text(double fraction) {
+  return std::isnan(fraction) ? std::string("-") : fmt::format("{:.1f}%", 100.0 * fraction);
+}
+
+// JSON has no NaN: a rate with no accesses is null.
+std::string json_number(double value) { return std::isfinite(value) ? fmt::format("{}", value) : "null"; }
+
+}  // namespace
+
+std::string format_report(const MicrobenchReport& r) {
+  std::string out = fmt::format("tdsim peak: {} ({}), {} TDs at {} MHz\n\n", r.chip_name, r.config_source, r.tds,
+                                r.clock_mhz);
+  out += fmt::format("{:<24} {:>14} {:>14} {:>10} {:>10}\n", "rate (nodes in L0)", "measured", "peak",
+                     "of peak", "cycles");
+  for (const RateResult& rate : r.rates)
+    out += fmt::format("{:<24} {:>10.2f} G/s {:>10.2f} G/s {:>9.2f}% {:>10}\n", rate.name, rate.tests_per_s / 1e9,
+                       rate.peak_per_s / 1e9, 100.0 * rate.tests_per_s / rate.peak_per_s, rate.cycles);
+  if (!r.latencies.empty()) {
+    out += "\nlatency, one lane (accept -> return):\n";
+    for (const LatencyResult& l : r.latencies)
+      out += fmt::format("  node in {:<5} {:>7} cycles {:>9.1f} ns\n", l.level, l.cycles, l.ns);
+  }
+  if (!r.bandwidth.empty()) {
+    out += "\nbandwidth, random FP32 box nodes over a working set:\n";
+    out += fmt::format("  {:<12} {:>10} {:>14} {:>9} {:>8} {:>8} {:>8}\n", "working set", "overflows", "box tests/s",
+                       "of peak", "L0 hit", "L1 hit", "L2 hit");
+    for (const BandwidthResult& b : r.bandwidth)
+      out += fmt::format("  {:>12} {:>10} {:>10.2f} G/s {:>8.2f}% {:>8} {:>8} {:>8}\n", bytes_text(b.working_set_bytes),
+                         b.bound == "l0" ? "-" : b.bound, b.box_tests_per_s / 1e9, 100.0 * b.fraction_of_peak,
+                         percent_text(b.l0_hit_rate), percent_text(b.l1_hit_rate), percent_text(b.l2_hit_rate));
+  }
+  out += fmt::format("\nscoreboard: {} lanes checked against the reference, {} mismatches\n", r.lanes_checked,
+                     r.mismatches);
+  for (const std::string& line : r.mismatch_reports) out += "  " + line + "\n";
+  out += fmt::format("simulated {} cycles, {} lane tests in {:.2f} s wall: {:.2f} M lane-tests/s\n", r.total_cycles,
+                     r.lane_tests, r.wall_s, static_cast<double>(r.lane_tests) / r.wall_s / 1e6);
+  return out;
+}
+
+std::string report_json(const MicrobenchReport& r) {
+  const RateResult* box = r.rate("box_fp16");
+  const RateResult* box32 = r.rate("box_fp32");
+  const RateResult* tri = r.rate("triangle");
+  std::string out = "{\n";
+  out += fmt::format("  \"chip\": {},\n  \"config\": {},\n  \"tds\": {},\n  \"clock_mhz\": {},\n",
+                     json_string(r.chip_name), json_string(r.config_source), r.tds, r.clock_mhz);
+  out += fmt::format("  \"box_tests_per_s\": {},\n  \"box_peak_per_s\": {},\n  \"box_cycles\": {},\n",
+                     box->tests_per_s, box->peak_per_s, box->cycles);
+  out += fmt::format("  \"box32_tests_per_s\": {},\n  \"box32_cycles\": {},\n", box32->tests_per_s, box32->cycles);
+  out += fmt::format("  \"tri_tests_per_s\": {},\n  \"tri_peak_per_s\": {},\n  \"tri_cycles\": {},\n",
+                     tri->tests_per_s, tri->peak_per_s, tri->cycles);
+  out += "  \"latency_cycles\": {";
+  for (size_t i = 0; i < r.latencies.size(); ++i)
+    out += fmt::format("{}\"{}\": {}", i ? ", " : "", r.latencies[i].level, r.latencies[i].cycles);
+  out += "},\n  \"bandwidth\": [";
+  for (size_t i = 0; i < r.bandwidth.size(); ++i) {
+    const BandwidthResult& b = r.bandwidth[i];
+    out += fmt::format(
+        "{}\n    {{\"overflows\": \"{}\", \"working_set_bytes\": {}, \"box_tests_per_s\": {}, "
+        "\"fraction_of_peak\": {}, \"l0_hit_rate\": {}, \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, \"cycles\": {}}}",
+        i ? "," : "", b.bound, b.working_set_bytes, b.box_tests_per_s, b.fraction_of_peak,
+        json_number(b.l0_hit_rate), json_number(b.l1_hit_rate), json_number(b.l2_hit_rate), b.cycles);
+  }
+  out += fmt::format("\n  ],\n  \"cycles\": {},\n  \"lane_tests\": {},\n  \"lanes_checked\": {},\n  \"mismatches\": {},\n",
+                     r.total_cycles, r.lane_tests, r.lanes_checked, r.mismatches);
+  out += fmt::format("  \"wall_s\": {}\n}}\n", r.wall_s);
+  return out;
+}
+
+}  // namespace td::tb

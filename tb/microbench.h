@@ -1,0 +1,78 @@
+// microbench.h — `tdsim peak`: microbenchmarks that measure, from simulated
+// cycles, what the chip achieves:
+//  - peak: every TD streams wave64 instructions whose nodes are resident in
+//    its L0 (after a warm-up pass): ray/box with FP16 and FP32 nodes, and
+//    ray/triangle; rates beside the theoretical peak;
+//  - latency: one lane on one TD with its node in DRAM, L2, L1 and L0;
+//  - bandwidth: random FP32 box nodes over a working set larger than L0,
+//    L1 and L2 in turn, showing how each level limits throughput.
+// Every lane of every instruction is checked by the scoreboard.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/chip/config.h"
+#include "model/sim/stats.h"
+#include "model/sim/vcd_writer.h"
+
+namespace td::tb {
+
+struct MicrobenchOptions {
+  uint32_t waves_per_td = 256;            // measured wave64 instructions per TD (peak phases)
+  uint32_t bandwidth_waves_per_td = 16;   // per bandwidth point
+  uint64_t seed = 1;
+  bool latency = true;
+  bool bandwidth = true;
+};
+
+struct RateResult {
+  std::string name;           // "box_fp16", "box_fp32", "triangle"
+  double tests_per_s = 0;
+  double peak_per_s = 0;
+  uint64_t tests = 0;
+  uint64_t cycles = 0;        // first accept -> last return
+};
+
+struct LatencyResult {
+  std::string level;          // "dram", "l2", "l1", "l0"
+  uint64_t cycles = 0;        // accept -> return, one lane
+  double ns = 0;
+};
+
+struct BandwidthResult {
+  std::string bound;              // the level the working set overflows into
+  uint64_t working_set_bytes = 0;
+  double box_tests_per_s = 0;
+  double fraction_of_peak = 0;
+  double l0_hit_rate = 0, l1_hit_rate = 0, l2_hit_rate = 0;
+  uint64_t cycles = 0;
+};
+
+struct MicrobenchReport {
+  std::string chip_name, config_source;
+  uint32_t tds = 0;
+  double clock_mhz = 0;
+  std::vector<RateResult> rates;
+  std::vector<LatencyResult> latencies;
+  std::vector<BandwidthResult> bandwidth;
+  uint64_t total_cycles = 0;
+  uint64_t lane_tests = 0;        // lanes through the datapath
+  uint64_t lanes_checked = 0;
+  uint64_t mismatches = 0;
+  std::vector<std::string> mismatch_reports;
+  double wall_s = 0;
+
+  const RateResult* rate(const std::string& name) const;
+};
+
+// Elaborates a chip (once per process) and runs the microbenchmarks.
+// `vcd`, when given, records the TD pipelines.
+MicrobenchReport run_microbenchmarks(const cfg::Config& config, const MicrobenchOptions& options,
+                                     sim::StatsRegistry& stats, sim::VcdWriter* vcd);
+
+std::string format_report(const MicrobenchReport& report);
+std::string report_json(const MicrobenchReport& report);
+
+}  // namespace td::tb

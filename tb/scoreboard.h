@@ -1,0 +1,36 @@
+// scoreboard.h — the golden reference's check on the timing model: every
+// lane of every completed instruction is compared with ref::intersect() on
+// the same inputs and the same memory. The timing model only reports what it
+// completed; the scoreboard decides whether it was right.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/isa/memory_image.h"
+#include "model/isa/wave.h"
+
+namespace td::tb {
+
+class Scoreboard {
+ public:
+  // Compares each lane; returns the number of mismatching lanes.
+  uint32_t check(const WaveInstr& instr, const WaveResult& result, const MemoryImage& memory);
+
+  // A returned instruction that was never issued (or returned twice).
+  void report_unknown(uint64_t wave_id);
+
+  uint64_t lanes_checked() const { return lanes_checked_; }
+  uint64_t mismatches() const { return mismatches_; }
+  // The first few mismatches, described for people.
+  const std::vector<std::string>& reports() const { return reports_; }
+
+ private:
+  static constexpr size_t kMaxReports = 20;
+  uint64_t lanes_checked_ = 0;
+  uint64_t mismatches_ = 0;
+  std::vector<std::string> reports_;
+};
+
+}  // namespace td::tb

@@ -1,0 +1,56 @@
+#include "tb/wave_feeder.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace td::tb {
+
+WaveFeeder::WaveFeeder(size_t td_count, const MemoryImage& memory) : queues_(td_count), memory_(&memory) {}
+
+uint64_t WaveFeeder::push(uint32_t td_index, WaveInstr instr) {
+  instr.id = next_id_++;
+  const uint64_t id = instr.id;
+  queues_.at(td_index).push_back(std::move(instr));
+  ++queued_;
+  return id;
+}
+
+bool WaveFeeder::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out) {
+  std::deque<WaveInstr>& queue = queues_[td_index];
+  if (queue.empty()) {
+    if (!generator_) return false;
+    WaveInstr made;
+    if (!generator_(td_index, made)) return false;
+    made.id = next_id_++;
+    out = made;
+    in_flight_.emplace(made.id, std::move(made));
+  } else {
+    out = queue.front();
+    in_flight_.emplace(out.id, std::move(queue.front()));
+    queue.pop_front();
+    --queued_;
+  }
+  first_accept_ = std::min(first_accept_, cycle);
+  return true;
+}
+
+void WaveFeeder::wave_completed(uint32_t td_index, WaveResult&& result) {
+  const auto it = in_flight_.find(result.id);
+  if (it == in_flight_.end()) {
+    // A result nobody issued: the model duplicated or invented an instruction.
+    scoreboard_.report_unknown(result.id);
+    return;
+  }
+  scoreboard_.check(it->second, result, *memory_);
+  ++waves_completed_;
+  last_complete_ = std::max(last_complete_, result.complete_cycle);
+  if (completion_) completion_(td_index, it->second, result);
+  in_flight_.erase(it);
+}
+
+void WaveFeeder::reset_window() {
+  first_accept_ = UINT64_MAX;
+  last_complete_ = 0;
+}
+
+}  // namespace td::tb

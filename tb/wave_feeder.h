@@ -1,0 +1,63 @@
+// wave_feeder.h — the testbench's wave client: hands each TD the
+// instructions meant for it (queued up front or made on demand by a
+// generator), keeps their inputs until they return, and passes every
+// returned instruction through the scoreboard.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+#include "model/isa/memory_image.h"
+#include "model/isa/wave.h"
+#include "model/td/td_types.h"
+#include "tb/scoreboard.h"
+
+namespace td::tb {
+
+class WaveFeeder : public timing::WaveClient {
+ public:
+  // Makes the next instruction for a TD; false when that TD has no more.
+  using Generator = std::function<bool(uint32_t td_index, WaveInstr& out)>;
+  using Completion = std::function<void(uint32_t td_index, const WaveInstr&, const WaveResult&)>;
+
+  WaveFeeder(size_t td_count, const MemoryImage& memory);
+
+  // Queues an instruction for a TD; returns the id assigned to it.
+  uint64_t push(uint32_t td_index, WaveInstr instr);
+  // Replaces the generator (consulted when a TD's queue is empty).
+  void set_generator(Generator generator) { generator_ = std::move(generator); }
+  void set_completion(Completion completion) { completion_ = std::move(completion); }
+  // The memory the scoreboard checks against (the chip's backing store).
+  void set_memory(const MemoryImage& memory) { memory_ = &memory; }
+
+  // Nothing queued, nothing generated, nothing in flight.
+  bool done() const { return in_flight_.empty() && queued_ == 0 && !generator_; }
+  void end_generation() { generator_ = nullptr; }
+
+  bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out) override;
+  void wave_completed(uint32_t td_index, WaveResult&& result) override;
+
+  Scoreboard& scoreboard() { return scoreboard_; }
+  uint64_t waves_completed() const { return waves_completed_; }
+  // Accept cycle of the first and completion cycle of the last instruction.
+  uint64_t first_accept_cycle() const { return first_accept_; }
+  uint64_t last_complete_cycle() const { return last_complete_; }
+  void reset_window();
+
+ private:
+  std::vector<std::deque<WaveInstr>> queues_;
+  size_t queued_ = 0;
+  Generator generator_;
+  Completion completion_;
+  const MemoryImage* memory_;
+  std::unordered_map<uint64_t, WaveInstr> in_flight_;
+  uint64_t next_id_ = 1;
+  Scoreboard scoreboard_;
+  uint64_t waves_completed_ = 0;
+  uint64_t first_accept_ = UINT64_MAX, last_complete_ = 0;
+};
+
+}  // namespace td::tb

@@ -1,0 +1,99 @@
+// chip_harness.h — a chip, a wave feeder and a memory image for tests of the
+// timing model. SystemC elaborates once per process: each test builds one
+// harness (CTest runs every test in its own process).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/chip/chip.h"
+#include "model/chip/config.h"
+#include "model/isa/fp32.h"
+#include "model/isa/memory_image.h"
+#include "tb/wave_feeder.h"
+
+namespace td::test {
+
+inline cfg::Config small_config() {
+  return cfg::load_config(std::string(TDSIM_SOURCE_DIR) + "/configs/small.yaml");
+}
+
+// A ray from near the origin that hits boxes around the origin.
+inline Ray test_ray(uint32_t i) {
+  Ray ray;
+  ray.extent = 1e30f;
+  const float jitter = static_cast<float>(i % 7) * 0.01f;
+  ray.origin = {-0.1f + jitter, 0.05f, -0.02f};
+  ray.dir = {1.0f, 0.25f + jitter, -0.5f};
+  for (int a = 0; a < 3; ++a) ray.inv_dir[a] = 1.0f / ray.dir[a];
+  return ray;
+}
+
+struct Harness {
+  explicit Harness(const cfg::Config& c)
+      : config(c), feeder(c.td_count(), memory), chip(std::make_unique<chip::Chip>("chip", config, feeder, stats)) {
+    chip->set_memory(memory);
+  }
+
+  // Box nodes (FP32 when box32, else FP16) and triangle nodes at units
+  // 2*k, k = 0..count-1, with varied geometry.
+  void write_nodes(uint32_t count) {
+    NodeBytes bytes{};
+    for (uint32_t k = 0; k < count; ++k) {
+      const float s = 0.5f + 0.1f * static_cast<float>(k % 13);
+      BoxNode box;
+      for (int i = 0; i < 4; ++i) {
+        box.child[i] = (k * 4 + static_cast<uint32_t>(i)) << 3 | 5u;
+        for (int a = 0; a < 3; ++a) {
+          box.box[i].min[a] = -s * static_cast<float>(i + 1) + 0.3f * static_cast<float>(a);
+          box.box[i].max[a] = s * static_cast<float>(i + 1) - 0.2f * static_cast<float>(a);
+        }
+      }
+      encode_box32(box, bytes.data());
+      memory.write(box32_unit(k) * kNodeUnitBytes, bytes.data(), 128);
+      encode_box16(box, bytes.data());
+      memory.write(box16_unit(k) * kNodeUnitBytes, bytes.data(), 64);
+      TriangleNode tri;
+      for (int v = 0; v < 5; ++v)
+        tri.vertex[v] = {2.0f + static_cast<float>(v % 2), s * (v < 3 ? -1.0f : 1.0f), s * (v % 3 - 1.0f)};
+      tri.id = 0x0b0a0908u + k;
+      encode_triangle(tri, bytes.data());
+      memory.write(tri_unit(k) * kNodeUnitBytes, bytes.data(), 64);
+    }
+  }
+  static uint64_t box32_unit(uint32_t k) { return 0x10000 + 2 * uint64_t{k}; }
+  static uint64_t box16_unit(uint32_t k) { return 0x20000 + uint64_t{k}; }
+  static uint64_t tri_unit(uint32_t k) { return 0x30000 + uint64_t{k}; }
+
+  static Descriptor descriptor() {
+    Descriptor d;
+    d.box_sort = true;
+    d.size_units = 0x40000;
+    return d;
+  }
+
+  // Runs until everything queued has returned; fails the test on the limit.
+  void run(uint64_t max_cycles = 10'000'000) {
+    chip->wake_all();
+    ASSERT_TRUE(chip->run_until_idle([this] { return feeder.done(); }, max_cycles)) << "cycle limit: deadlock?";
+  }
+
+  double td_stat(const std::string& suffix) const {
+    double total = 0;
+    for (size_t i = 0; i < chip->td_count(); ++i)
+      total += static_cast<double>(stats.value(std::string(chip->td(i).name()) + "." + suffix));
+    return total;
+  }
+
+  cfg::Config config;
+  MemoryImage memory;
+  sim::StatsRegistry stats;
+  tb::WaveFeeder feeder;
+  std::unique_ptr<chip::Chip> chip;
+};
+
+}  // namespace td::test
