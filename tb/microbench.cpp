@@ -10,6 +10,7 @@
 
 #include "model/chip/chip.h"
 #include "model/isa/fp32.h"
+#include "model/ref/intersect.h"
 #include "tb/wave_feeder.h"
 
 namespace td::tb {
@@ -171,12 +172,14 @@ class Bench {
     run_waves(kind, 1, pick_resident);  // warm-up: every resident node into its L0
     const double tests_before = tests_of(kind);
     const uint64_t cycles = run_waves(kind, options_.waves_per_td, pick_resident);
+    const double tests_per_lane = kind == NodeKind::kTriangle ? 1.0 : 4.0;
     RateResult r;
     r.name = name;
     r.tests = static_cast<uint64_t>(tests_of(kind) - tests_before);
     r.cycles = cycles;
-    r.tests_per_s = static_cast<double>(r.tests) / seconds(cycles);
-    r.peak_per_s = (kind == NodeKind::kTriangle ? 1.0 : 4.0) * config_.td_count() * clock_hz();
+    r.with_fill_per_s = static_cast<double>(r.tests) / seconds(cycles);
+    r.tests_per_s = steady_state_lanes_per_cycle() * tests_per_lane * clock_hz();
+    r.peak_per_s = tests_per_lane * config_.td_count() * clock_hz();
     return r;
   }
 
@@ -232,6 +235,35 @@ class Bench {
     return r;
   }
 
+  // One peak phase timed twice: the timing model, then the golden reference
+  // over the lanes the model completed, on the same memory.
+  void speed_phase(NodeKind kind, bool scoreboard, SpeedReport& report) {
+    // Sized and touched before the clock starts: recording must not charge
+    // page faults to the model's time.
+    std::vector<LaneInput> lanes(uint64_t{config_.td_count()} * (options_.waves_per_td + 1) * kWaveLanes);
+    size_t recorded = 0;
+    feeder_.set_scoreboard_enabled(scoreboard);
+    feeder_.set_completion([&lanes, &recorded](uint32_t, const WaveInstr& instr, const WaveResult&) {
+      std::copy(instr.lanes.begin(), instr.lanes.end(), lanes.begin() + static_cast<std::ptrdiff_t>(recorded));
+      recorded += instr.lanes.size();
+    });
+    const auto model_start = std::chrono::steady_clock::now();
+    const RateResult rate = peak(kind, "speed");
+    report.model_wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - model_start).count();
+    feeder_.set_completion(nullptr);
+    lanes.resize(recorded);
+    report.cycles += rate.cycles;
+    report.lanes += lanes.size();
+
+    const Descriptor descriptor = peak_descriptor();
+    uint32_t sink = 0;
+    const auto reference_start = std::chrono::steady_clock::now();
+    for (const LaneInput& lane : lanes) sink += ref::intersect(descriptor, lane, memory_).dwords[0];
+    report.reference_wall_s +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - reference_start).count();
+    reference_sink_ += sink;  // keeps the loop from being optimised away
+  }
+
   void finish(MicrobenchReport& report) {
     chip_.finish_accounting();
     report.total_cycles = chip_.end_cycle();
@@ -248,6 +280,24 @@ class Bench {
   struct Snapshot {
     HitMiss l0, l1, l2;
   };
+
+  // Lanes returned per cycle after the first instruction of the window came
+  // back; falls back to the whole window when everything returned at once.
+  double steady_state_lanes_per_cycle() const {
+    const auto& done = feeder_.completions();
+    uint64_t first = UINT64_MAX, last = 0;
+    for (const auto& c : done) {
+      first = std::min(first, c.cycle);
+      last = std::max(last, c.cycle);
+    }
+    double lanes = 0, all_lanes = 0;
+    for (const auto& c : done) {
+      all_lanes += c.active_lanes;
+      if (c.cycle > first) lanes += c.active_lanes;
+    }
+    if (last == first) return all_lanes / static_cast<double>(feeder_.last_complete_cycle() + 1 - feeder_.first_accept_cycle());
+    return lanes / static_cast<double>(last - first);
+  }
 
   // NaN when the level saw no access in the window.
   static double hit_rate(const HitMiss& before, const HitMiss& after) {
@@ -312,6 +362,7 @@ class Bench {
   const cfg::Config& config_;
   const MicrobenchOptions options_;
   sim::StatsRegistry& stats_;
+  uint64_t reference_sink_ = 0;
   Rng rng_;
   RayPool rays_;
   MemoryImage memory_;
@@ -320,38 +371,6 @@ class Bench {
 };
 
 }  // namespace
-
-const RateResult* MicrobenchReport::rate(const std::string& name) const {
-  for (const RateResult& r : rates)
-    if (r.name == name) return &r;
-  return nullptr;
-}
-
-MicrobenchReport run_microbenchmarks(const cfg::Config& config, const MicrobenchOptions& options,
-                                     sim::StatsRegistry& stats, sim::VcdWriter* vcd) {
-  const auto start = std::chrono::steady_clock::now();
-  MicrobenchReport report;
-  report.chip_name = config.chip.name;
-  report.config_source = config.source;
-  report.tds = config.td_count();
-  report.clock_mhz = config.chip.clock_mhz;
-  Bench bench(config, options, stats, vcd);
-  report.rates.push_back(bench.peak(NodeKind::kBox16, "box_fp16"));
-  report.rates.push_back(bench.peak(NodeKind::kBox32, "box_fp32"));
-  report.rates.push_back(bench.peak(NodeKind::kTriangle, "triangle"));
-  if (options.latency) report.latencies = bench.latency();
-  if (options.bandwidth) {
-    const uint64_t l0 = uint64_t{config.l0.size_kib} * 1024, l1 = uint64_t{config.l1.size_kib} * 1024;
-    const uint64_t l2 = uint64_t{config.l2.slice.size_kib} * 1024 * config.l2.slices;
-    report.bandwidth.push_back(bench.bandwidth("l0", l0 / 2));
-    report.bandwidth.push_back(bench.bandwidth("l1", l0 * 4));
-    report.bandwidth.push_back(bench.bandwidth("l2", l1 * 4));
-    report.bandwidth.push_back(bench.bandwidth("dram", l2 * 4));
-  }
-  bench.finish(report);
-  report.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return report;
-}
 
 namespace {
 
@@ -383,14 +402,83 @@ std::string json_number(double value) { return std::isfinite(value) ? fmt::forma
 
 }  // namespace
 
+const RateResult* MicrobenchReport::rate(const std::string& name) const {
+  for (const RateResult& r : rates)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+SpeedReport run_speed_benchmark(const cfg::Config& config, uint32_t waves_per_td, bool scoreboard) {
+  MicrobenchOptions options;
+  options.waves_per_td = waves_per_td;
+  sim::StatsRegistry stats;
+  Bench bench(config, options, stats, nullptr);
+  SpeedReport report;
+  report.chip_name = config.chip.name;
+  report.tds = config.td_count();
+  report.scoreboard = scoreboard;
+  for (NodeKind kind : {NodeKind::kBox16, NodeKind::kBox32, NodeKind::kTriangle})
+    bench.speed_phase(kind, scoreboard, report);
+  return report;
+}
+
+std::string format_speed_report(const SpeedReport& r) {
+  return fmt::format(
+      "tdsim bench: {}, {} TDs, peak microbenchmark (FP16 box, FP32 box, triangle), scoreboard {}\n"
+      "  timing model  {:>9} lanes in {:.3f} s: {:>6.2f} M lane-tests/s ({} simulated cycles)\n"
+      "  reference     {:>9} lanes in {:.3f} s: {:>6.2f} M lane-tests/s\n"
+      "  timing model / reference: {:.1f}%\n",
+      r.chip_name, r.tds, r.scoreboard ? "on" : "off", r.lanes, r.model_wall_s, r.model_lanes_per_s() / 1e6,
+      r.cycles, r.lanes, r.reference_wall_s, r.reference_lanes_per_s() / 1e6,
+      100.0 * r.model_lanes_per_s() / r.reference_lanes_per_s());
+}
+
+std::string speed_report_json(const SpeedReport& r) {
+  return fmt::format(
+      "{{\n  \"chip\": {},\n  \"tds\": {},\n  \"scoreboard\": {},\n  \"lanes\": {},\n  \"cycles\": {},\n"
+      "  \"model_wall_s\": {},\n  \"model_lane_tests_per_s\": {},\n  \"reference_wall_s\": {},\n"
+      "  \"reference_lane_tests_per_s\": {},\n  \"model_to_reference\": {}\n}}\n",
+      json_string(r.chip_name), r.tds, r.scoreboard, r.lanes, r.cycles, r.model_wall_s, r.model_lanes_per_s(),
+      r.reference_wall_s, r.reference_lanes_per_s(), r.model_lanes_per_s() / r.reference_lanes_per_s());
+}
+
+MicrobenchReport run_microbenchmarks(const cfg::Config& config, const MicrobenchOptions& options,
+                                     sim::StatsRegistry& stats, sim::VcdWriter* vcd) {
+  const auto start = std::chrono::steady_clock::now();
+  MicrobenchReport report;
+  report.chip_name = config.chip.name;
+  report.config_source = config.source;
+  report.tds = config.td_count();
+  report.clock_mhz = config.chip.clock_mhz;
+  Bench bench(config, options, stats, vcd);
+  if (options.peak) {
+    report.rates.push_back(bench.peak(NodeKind::kBox16, "box_fp16"));
+    report.rates.push_back(bench.peak(NodeKind::kBox32, "box_fp32"));
+    report.rates.push_back(bench.peak(NodeKind::kTriangle, "triangle"));
+  }
+  if (options.latency) report.latencies = bench.latency();
+  if (options.bandwidth) {
+    const uint64_t l0 = uint64_t{config.l0.size_kib} * 1024, l1 = uint64_t{config.l1.size_kib} * 1024;
+    const uint64_t l2 = uint64_t{config.l2.slice.size_kib} * 1024 * config.l2.slices;
+    report.bandwidth.push_back(bench.bandwidth("l0", l0 / 2));
+    report.bandwidth.push_back(bench.bandwidth("l1", l0 * 4));
+    report.bandwidth.push_back(bench.bandwidth("l2", l1 * 4));
+    report.bandwidth.push_back(bench.bandwidth("dram", l2 * 4));
+  }
+  bench.finish(report);
+  report.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
 std::string format_report(const MicrobenchReport& r) {
   std::string out = fmt::format("tdsim peak: {} ({}), {} TDs at {} MHz\n\n", r.chip_name, r.config_source, r.tds,
                                 r.clock_mhz);
-  out += fmt::format("{:<24} {:>14} {:>14} {:>10} {:>10}\n", "rate (nodes in L0)", "measured", "peak",
-                     "of peak", "cycles");
+  out += fmt::format("{:<18} {:>14} {:>14} {:>9} {:>20} {:>9}\n", "rate (nodes in L0)", "measured", "peak",
+                     "of peak", "with fill and drain", "cycles");
   for (const RateResult& rate : r.rates)
-    out += fmt::format("{:<24} {:>10.2f} G/s {:>10.2f} G/s {:>9.2f}% {:>10}\n", rate.name, rate.tests_per_s / 1e9,
-                       rate.peak_per_s / 1e9, 100.0 * rate.tests_per_s / rate.peak_per_s, rate.cycles);
+    out += fmt::format("{:<18} {:>10.2f} G/s {:>10.2f} G/s {:>8.2f}% {:>10.2f} G/s {:>6.2f}% {:>9}\n", rate.name,
+                       rate.tests_per_s / 1e9, rate.peak_per_s / 1e9, 100.0 * rate.tests_per_s / rate.peak_per_s,
+                       rate.with_fill_per_s / 1e9, 100.0 * rate.with_fill_per_s / rate.peak_per_s, rate.cycles);
   if (!r.latencies.empty()) {
     out += "\nlatency, one lane (accept -> return):\n";
     for (const LatencyResult& l : r.latencies)
@@ -414,17 +502,22 @@ std::string format_report(const MicrobenchReport& r) {
 }
 
 std::string report_json(const MicrobenchReport& r) {
-  const RateResult* box = r.rate("box_fp16");
-  const RateResult* box32 = r.rate("box_fp32");
-  const RateResult* tri = r.rate("triangle");
   std::string out = "{\n";
   out += fmt::format("  \"chip\": {},\n  \"config\": {},\n  \"tds\": {},\n  \"clock_mhz\": {},\n",
                      json_string(r.chip_name), json_string(r.config_source), r.tds, r.clock_mhz);
-  out += fmt::format("  \"box_tests_per_s\": {},\n  \"box_peak_per_s\": {},\n  \"box_cycles\": {},\n",
-                     box->tests_per_s, box->peak_per_s, box->cycles);
-  out += fmt::format("  \"box32_tests_per_s\": {},\n  \"box32_cycles\": {},\n", box32->tests_per_s, box32->cycles);
-  out += fmt::format("  \"tri_tests_per_s\": {},\n  \"tri_peak_per_s\": {},\n  \"tri_cycles\": {},\n",
-                     tri->tests_per_s, tri->peak_per_s, tri->cycles);
+  // Rate keys: box_* (FP16 nodes, the headline), box32_* (FP32 nodes), tri_*.
+  const struct {
+    const char* phase;
+    const char* key;
+  } kRateKeys[] = {{"box_fp16", "box"}, {"box_fp32", "box32"}, {"triangle", "tri"}};
+  for (const auto& entry : kRateKeys) {
+    const RateResult* rate = r.rate(entry.phase);
+    if (!rate) continue;
+    out += fmt::format(
+        "  \"{0}_tests_per_s\": {1},\n  \"{0}_tests_per_s_with_fill\": {2},\n  \"{0}_peak_per_s\": {3},\n"
+        "  \"{0}_cycles\": {4},\n",
+        entry.key, rate->tests_per_s, rate->with_fill_per_s, rate->peak_per_s, rate->cycles);
+  }
   out += "  \"latency_cycles\": {";
   for (size_t i = 0; i < r.latencies.size(); ++i)
     out += fmt::format("{}\"{}\": {}", i ? ", " : "", r.latencies[i].level, r.latencies[i].cycles);

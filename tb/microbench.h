@@ -21,15 +21,21 @@ namespace td::tb {
 
 struct MicrobenchOptions {
   uint32_t waves_per_td = 256;            // measured wave64 instructions per TD (peak phases)
+  bool peak = true;
   uint32_t bandwidth_waves_per_td = 16;   // per bandwidth point
   uint64_t seed = 1;
   bool latency = true;
   bool bandwidth = true;
 };
 
+// Throughput of one peak phase. `tests_per_s` is the steady state: tests
+// returned after the first instruction came back, over the cycles from then
+// to the last return (the pipeline is full throughout). `with_fill_per_s`
+// counts every test over first accept -> last return, fill and drain included.
 struct RateResult {
   std::string name;           // "box_fp16", "box_fp32", "triangle"
   double tests_per_s = 0;
+  double with_fill_per_s = 0;
   double peak_per_s = 0;
   uint64_t tests = 0;
   uint64_t cycles = 0;        // first accept -> last return
@@ -66,6 +72,24 @@ struct MicrobenchReport {
 
   const RateResult* rate(const std::string& name) const;
 };
+
+// `tdsim bench`: the simulator's own speed on the peak microbenchmark, and
+// the golden reference's on the very same lanes and memory.
+struct SpeedReport {
+  std::string chip_name;
+  uint32_t tds = 0;
+  bool scoreboard = true;
+  uint64_t lanes = 0;            // lanes through the datapath (box nodes + triangles)
+  uint64_t cycles = 0;           // simulated
+  double model_wall_s = 0;       // elaboration excluded
+  double reference_wall_s = 0;   // ref::intersect over the same lanes
+  double model_lanes_per_s() const { return static_cast<double>(lanes) / model_wall_s; }
+  double reference_lanes_per_s() const { return static_cast<double>(lanes) / reference_wall_s; }
+};
+
+SpeedReport run_speed_benchmark(const cfg::Config& config, uint32_t waves_per_td, bool scoreboard);
+std::string format_speed_report(const SpeedReport& report);
+std::string speed_report_json(const SpeedReport& report);
 
 // Elaborates a chip (once per process) and runs the microbenchmarks.
 // `vcd`, when given, records the TD pipelines.

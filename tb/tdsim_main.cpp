@@ -114,6 +114,26 @@ void add_output_options(CLI::App* command, OutputOptions& outputs) {
   command->add_option("--trace-cycles", outputs.trace_cycles, "Number of traced cycles (default: to the end)");
 }
 
+struct BenchOptions {
+  std::string config = TDSIM_DEFAULT_CONFIG;
+  bool single_td = false;
+  bool scoreboard = true;
+  uint32_t waves_per_td = 256;
+  std::string json;
+};
+
+int run_bench(const BenchOptions& options) {
+  td::cfg::Config config = td::cfg::load_config(options.config);
+  if (options.single_td) {
+    config.chip.wgps = config.chip.tds_per_wgp = config.chip.shader_arrays = 1;
+    config.chip.name += " (one TD)";
+  }
+  const td::tb::SpeedReport report = td::tb::run_speed_benchmark(config, options.waves_per_td, options.scoreboard);
+  std::cout << td::tb::format_speed_report(report);
+  if (!options.json.empty()) td::tb::write_file_atomically(options.json, td::tb::speed_report_json(report));
+  return kExitOk;
+}
+
 struct GenOptions {
   std::string kind;
   uint64_t seed = 1;
@@ -171,6 +191,17 @@ int main(int argc, char** argv) {
   peak_cmd->add_flag("!--no-bandwidth", peak.bench.bandwidth, "Skip the bandwidth microbenchmarks");
   add_output_options(peak_cmd, peak.outputs);
 
+  BenchOptions bench;
+  CLI::App* bench_cmd = app.add_subcommand(
+      "bench", "Simulation speed: the timing model on the peak microbenchmark vs the reference on the same lanes");
+  bench_cmd->add_option("--config", bench.config, "Chip configuration (YAML)")->capture_default_str();
+  bench_cmd->add_flag("--single-td", bench.single_td, "Simulate one TD (1 WGP x 1 TD) of that configuration");
+  bench_cmd->add_flag("!--no-scoreboard", bench.scoreboard, "Do not check lanes against the reference while timing");
+  bench_cmd->add_option("--waves", bench.waves_per_td, "Wave64 instructions per TD in each phase")
+      ->check(CLI::Range(1u, 1000000u))
+      ->capture_default_str();
+  bench_cmd->add_option("--json", bench.json, "Write the figures to FILE as JSON");
+
   GenOptions gen;
   CLI::App* gen_cmd =
       app.add_subcommand("gen-vectors", "Write reference vectors with expectations from the golden reference");
@@ -194,6 +225,7 @@ int main(int argc, char** argv) {
     if (*check_cmd) return run_check(check);
     if (*gen_cmd) return run_gen_vectors(gen);
     if (*peak_cmd) return run_peak(peak);
+    if (*bench_cmd) return run_bench(bench);
   } catch (const std::exception& error) {
     std::cerr << "error: " << error.what() << "\n";
     return kExitBadInput;

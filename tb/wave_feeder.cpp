@@ -41,9 +41,12 @@ void WaveFeeder::wave_completed(uint32_t td_index, WaveResult&& result) {
     scoreboard_.report_unknown(result.id);
     return;
   }
-  scoreboard_.check(it->second, result, *memory_);
+  if (check_) scoreboard_.check(it->second, result, *memory_);
   ++waves_completed_;
   last_complete_ = std::max(last_complete_, result.complete_cycle);
+  uint32_t active = 0;
+  for (const LaneResult& lane : result.lanes) active += lane.written ? 1 : 0;
+  completions_.push_back(Returned{result.complete_cycle, active});
   if (completion_) completion_(td_index, it->second, result);
   in_flight_.erase(it);
 }
@@ -51,6 +54,7 @@ void WaveFeeder::wave_completed(uint32_t td_index, WaveResult&& result) {
 void WaveFeeder::reset_window() {
   first_accept_ = UINT64_MAX;
   last_complete_ = 0;
+  completions_.clear();
 }
 
 }  // namespace td::tb

@@ -41,10 +41,19 @@ class WaveFeeder : public timing::WaveClient {
   void wave_completed(uint32_t td_index, WaveResult&& result) override;
 
   Scoreboard& scoreboard() { return scoreboard_; }
+  // Off only to measure the timing model's own speed (tdsim bench).
+  void set_scoreboard_enabled(bool enabled) { check_ = enabled; }
   uint64_t waves_completed() const { return waves_completed_; }
   // Accept cycle of the first and completion cycle of the last instruction.
   uint64_t first_accept_cycle() const { return first_accept_; }
   uint64_t last_complete_cycle() const { return last_complete_; }
+  // Every instruction returned since reset_window(): when, and how many of
+  // its lanes were active (for throughput over a steady-state window).
+  struct Returned {
+    uint64_t cycle = 0;
+    uint32_t active_lanes = 0;
+  };
+  const std::vector<Returned>& completions() const { return completions_; }
   void reset_window();
 
  private:
@@ -56,8 +65,10 @@ class WaveFeeder : public timing::WaveClient {
   std::unordered_map<uint64_t, WaveInstr> in_flight_;
   uint64_t next_id_ = 1;
   Scoreboard scoreboard_;
+  bool check_ = true;
   uint64_t waves_completed_ = 0;
   uint64_t first_accept_ = UINT64_MAX, last_complete_ = 0;
+  std::vector<Returned> completions_;
 };
 
 }  // namespace td::tb

@@ -5,18 +5,46 @@
 
 namespace td {
 
-MemoryImage::Page& MemoryImage::page_for_write(uint64_t page_index) {
-  auto& slot = pages_[page_index];
-  if (!slot) {
-    slot = std::make_unique<Page>();
-    slot->fill(0);
-  }
-  return *slot;
+size_t MemoryImage::home_slot(uint64_t page_index) const {
+  // Fibonacci hashing: the top bits of the product index the table.
+  return static_cast<size_t>((page_index * 0x9e3779b97f4a7c15ull) >> 32) & (table_.size() - 1);
 }
 
-const MemoryImage::Page* MemoryImage::page_for_read(uint64_t page_index) const {
-  const auto it = pages_.find(page_index);
-  return it == pages_.end() ? nullptr : it->second.get();
+MemoryImage::Page* MemoryImage::find_page(uint64_t page_index) const {
+  if (table_.empty()) return nullptr;
+  for (size_t i = home_slot(page_index);; i = (i + 1) & (table_.size() - 1)) {
+    const Slot& slot = table_[i];
+    if (!slot.page) return nullptr;
+    if (slot.page_index == page_index) return slot.page;
+  }
+}
+
+void MemoryImage::grow() {
+  std::vector<Slot> old = std::move(table_);
+  table_.assign(old.empty() ? 64 : 2 * old.size(), Slot{});
+  for (const Slot& slot : old) {
+    if (!slot.page) continue;
+    size_t i = home_slot(slot.page_index);
+    while (table_[i].page) i = (i + 1) & (table_.size() - 1);
+    table_[i] = slot;
+  }
+}
+
+MemoryImage::Page& MemoryImage::page_for_write(uint64_t page_index) {
+  if (Page* existing = find_page(page_index)) return *existing;
+  if (2 * (pages_.size() + 1) > table_.size()) grow();
+  pages_.push_back(std::make_unique<Page>());
+  Page& page = *pages_.back();
+  page.fill(0);
+  size_t i = home_slot(page_index);
+  while (table_[i].page) i = (i + 1) & (table_.size() - 1);
+  table_[i] = Slot{page_index, &page};
+  return page;
+}
+
+void MemoryImage::clear() {
+  pages_.clear();
+  table_.clear();
 }
 
 void MemoryImage::write(uint64_t address, const uint8_t* data, size_t length) {
@@ -34,7 +62,7 @@ void MemoryImage::read(uint64_t address, uint8_t* out, size_t length) const {
   while (length > 0) {
     const uint64_t offset = address & (kPageBytes - 1);
     const size_t chunk = static_cast<size_t>(std::min<uint64_t>(length, kPageBytes - offset));
-    const Page* page = page_for_read(address >> kPageBits);
+    const Page* page = find_page(address >> kPageBits);
     if (page)
       std::memcpy(out, page->data() + offset, chunk);
     else
@@ -52,7 +80,7 @@ const uint8_t* MemoryImage::view(uint64_t address, size_t length, uint8_t* scrat
     read(address, scratch, length);
     return scratch;
   }
-  const Page* page = page_for_read(address >> kPageBits);
+  const Page* page = find_page(address >> kPageBits);
   return (page ? page->data() : kZeroPage.data()) + offset;
 }
 

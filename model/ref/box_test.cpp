@@ -45,11 +45,11 @@ BoxTestResult box_test(const Ray& ray, const BoxNode& node, uint32_t box_grow_ul
   return result;
 }
 
-std::array<uint32_t, 4> box_result(const BoxNode& node, const BoxTestResult& tests, bool box_sort) {
+std::array<uint32_t, 4> box_result(const std::array<uint32_t, 4>& child, const BoxTestResult& tests, bool box_sort) {
   std::array<uint32_t, 4> out{kInvalidChild, kInvalidChild, kInvalidChild, kInvalidChild};
   if (!box_sort) {
     for (int i = 0; i < 4; ++i)
-      if (tests.hit[i]) out[i] = node.child[i];
+      if (tests.hit[i]) out[i] = child[i];
     return out;
   }
   // Rank each hit child: the number of hit children that precede it in
@@ -62,7 +62,7 @@ std::array<uint32_t, 4> box_result(const BoxNode& node, const BoxTestResult& tes
       const bool before = tests.key[j] < tests.key[i] || (!(tests.key[i] < tests.key[j]) && j < i);
       rank += before ? 1 : 0;
     }
-    out[rank] = node.child[i];
+    out[rank] = child[i];
   }
   return out;
 }

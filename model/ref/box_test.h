@@ -28,6 +28,6 @@ BoxTestResult box_test(const Ray& ray, const BoxNode& node, uint32_t box_grow_ul
 
 // The four returned dwords: unsorted (hit ? child : ~0) or, with box_sort,
 // hit children by ascending (key, slot) then ~0 — the sort stage's work.
-std::array<uint32_t, 4> box_result(const BoxNode& node, const BoxTestResult& tests, bool box_sort);
+std::array<uint32_t, 4> box_result(const std::array<uint32_t, 4>& child, const BoxTestResult& tests, bool box_sort);
 
 }  // namespace td::ref

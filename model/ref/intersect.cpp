@@ -58,7 +58,7 @@ LaneResult execute_node(const Descriptor& descriptor, const LanePlan& plan, cons
     const BoxNode node =
         plan.type == NodeType::kBox16 ? decode_box16(node_bytes) : decode_box32(node_bytes);
     const BoxTestResult tests = box_test(plan.ray, node, descriptor.box_grow_ulps);
-    result.dwords = box_result(node, tests, descriptor.box_sort);
+    result.dwords = box_result(node.child, tests, descriptor.box_sort);
     return result;
   }
   const TriangleNode node = decode_triangle(node_bytes);

@@ -11,8 +11,9 @@ void BoxStage::accept(const LaneJob& job, const ref::LanePlan& plan, const uint8
                       const Descriptor& descriptor, uint64_t cycle) {
   BoxTested item;
   item.job = job;
-  item.node = plan.type == NodeType::kBox16 ? decode_box16(node_bytes) : decode_box32(node_bytes);
-  item.tests = ref::box_test(plan.ray, item.node, descriptor.box_grow_ulps);
+  const BoxNode node = plan.type == NodeType::kBox16 ? decode_box16(node_bytes) : decode_box32(node_bytes);
+  item.child = node.child;
+  item.tests = ref::box_test(plan.ray, node, descriptor.box_grow_ulps);
   out_.push(std::move(item), cycle);
 }
 

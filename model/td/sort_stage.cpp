@@ -18,7 +18,7 @@ void SortStage::tick(uint64_t cycle) {
   LaneDone done{item.job.slot, item.job.lane, LaneResult{}};
   done.result.written = true;
   done.result.outcome = LaneOutcome::kBoxNode;
-  done.result.dwords = ref::box_result(item.node, item.tests, descriptor.box_sort);
+  done.result.dwords = ref::box_result(item.child, item.tests, descriptor.box_sort);
   out_.push(std::move(done), cycle);
   accepted_ = true;
 }

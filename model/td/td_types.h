@@ -3,6 +3,7 @@
 // instructions, take results) and the backing store (the bytes of the BVH).
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "model/isa/lane.h"
@@ -30,10 +31,11 @@ struct FetchedLane {
   bool l0_hit = false;
 };
 
-// Box stage -> sort stage.
+// Box stage -> sort stage: the tests' outcome and the child pointers the
+// sorting network orders (the boxes themselves are no longer needed).
 struct BoxTested {
   LaneJob job;
-  BoxNode node;
+  std::array<uint32_t, 4> child{};
   ref::BoxTestResult tests;
 };
 

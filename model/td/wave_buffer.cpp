@@ -5,7 +5,7 @@
 namespace td::timing {
 
 uint32_t WaveBuffer::accept(WaveInstr&& instr, uint64_t cycle) {
-  const uint32_t index = (head_ + count_) % capacity();
+  const uint32_t index = wrap(head_ + count_);
   WaveSlot& s = slots_[index];
   s.instr = std::move(instr);
   const size_t lanes = s.instr.lanes.size();
@@ -25,7 +25,7 @@ uint32_t WaveBuffer::accept(WaveInstr&& instr, uint64_t cycle) {
 }
 
 void WaveBuffer::retire_oldest() {
-  head_ = (head_ + 1) % capacity();
+  head_ = wrap(head_ + 1);
   --count_;
   if (sequencing_ > 0) --sequencing_;
 }

@@ -49,12 +49,15 @@ class WaveBuffer {
 
   // The oldest instruction whose lanes are not all sequenced, if any.
   bool has_unsequenced() const { return sequencing_ < count_; }
-  uint32_t sequencing_slot() const { return (head_ + sequencing_) % capacity(); }
+  uint32_t sequencing_slot() const { return wrap(head_ + sequencing_); }
   void advance_sequencing() { ++sequencing_; }
 
   void clear();
 
  private:
+  // index < 2 * capacity: a compare instead of a division.
+  uint32_t wrap(uint32_t index) const { return index >= capacity() ? index - capacity() : index; }
+
   std::vector<WaveSlot> slots_;
   uint32_t head_ = 0, count_ = 0;
   uint32_t sequencing_ = 0;  // offset from head of the slot being sequenced

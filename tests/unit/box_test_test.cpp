@@ -93,8 +93,8 @@ TEST(BoxTest, EmptySlotMissesEvenWhenBoxWouldHit) {
   node.child[1] = kInvalidChild;
   const BoxTestResult r = box_test(make_ray({-2, -2, -2}, {1, 1, 1}), node, 0);
   EXPECT_EQ(r.hit, (std::array<bool, 4>{true, false, true, true}));
-  EXPECT_EQ(box_result(node, r, false), (std::array<uint32_t, 4>{0x100u, kMiss, 0x300u, 0x400u}));
-  EXPECT_EQ(box_result(node, r, true), (std::array<uint32_t, 4>{0x100u, 0x300u, 0x400u, kMiss}));
+  EXPECT_EQ(box_result(node.child, r, false), (std::array<uint32_t, 4>{0x100u, kMiss, 0x300u, 0x400u}));
+  EXPECT_EQ(box_result(node.child, r, true), (std::array<uint32_t, 4>{0x100u, 0x300u, 0x400u, kMiss}));
 }
 
 // A NaN slab alone would be skipped by the NaN-ignoring fmin/fmax and the box
@@ -207,8 +207,8 @@ TEST(BoxTest, SortedNodeReturnsClosestChildFirst) {
   EXPECT_EQ(r.hit, (std::array<bool, 4>{true, true, true, true}));
   EXPECT_EQ(bits_of(r.key[0]), bits_of(3.0f));
   EXPECT_EQ(bits_of(r.key[3]), bits_of(2.0f));
-  EXPECT_EQ(box_result(node, r, true), (std::array<uint32_t, 4>{0x200u, 0x400u, 0x100u, 0x300u}));
-  EXPECT_EQ(box_result(node, r, false), (std::array<uint32_t, 4>{0x100u, 0x200u, 0x300u, 0x400u}));
+  EXPECT_EQ(box_result(node.child, r, true), (std::array<uint32_t, 4>{0x200u, 0x400u, 0x100u, 0x300u}));
+  EXPECT_EQ(box_result(node.child, r, false), (std::array<uint32_t, 4>{0x100u, 0x200u, 0x300u, 0x400u}));
 }
 
 // §1 keeps subnormals: the x slab is entered at 2^-149, the smallest
@@ -226,40 +226,40 @@ const BoxNode kNode = node_of(cube(0, 1), cube(0, 1), cube(0, 1), cube(0, 1));
 
 TEST(BoxResult, UnsortedKeepsSlots) {
   const auto tests = hits_with_keys({true, false, true, false}, {5, 0, 1, 0});
-  EXPECT_EQ(box_result(kNode, tests, false), (std::array<uint32_t, 4>{0x100u, kMiss, 0x300u, kMiss}));
+  EXPECT_EQ(box_result(kNode.child, tests, false), (std::array<uint32_t, 4>{0x100u, kMiss, 0x300u, kMiss}));
 }
 
 TEST(BoxResult, SortedOrdersHitsByKey) {
   const auto tests = hits_with_keys({true, true, true, true}, {3, 1, 2, 0.5f});
-  EXPECT_EQ(box_result(kNode, tests, true), (std::array<uint32_t, 4>{0x400u, 0x200u, 0x300u, 0x100u}));
+  EXPECT_EQ(box_result(kNode.child, tests, true), (std::array<uint32_t, 4>{0x400u, 0x200u, 0x300u, 0x100u}));
 }
 
 TEST(BoxResult, SortTiesBrokenBySlotIndex) {
   const auto tests = hits_with_keys({true, true, true, true}, {1, 1, 0, 1});
-  EXPECT_EQ(box_result(kNode, tests, true), (std::array<uint32_t, 4>{0x300u, 0x100u, 0x200u, 0x400u}));
+  EXPECT_EQ(box_result(kNode.child, tests, true), (std::array<uint32_t, 4>{0x300u, 0x100u, 0x200u, 0x400u}));
 }
 
 // -0 == +0: equal keys, so slot order decides whichever zero is in which slot.
 TEST(BoxResult, SortTreatsMinusZeroEqualToPlusZero) {
   const auto plus_first = hits_with_keys({true, true, true, true}, {1, 0.0f, -0.0f, 2});
-  EXPECT_EQ(box_result(kNode, plus_first, true), (std::array<uint32_t, 4>{0x200u, 0x300u, 0x100u, 0x400u}));
+  EXPECT_EQ(box_result(kNode.child, plus_first, true), (std::array<uint32_t, 4>{0x200u, 0x300u, 0x100u, 0x400u}));
   const auto minus_first = hits_with_keys({true, true, true, true}, {1, -0.0f, 0.0f, 2});
-  EXPECT_EQ(box_result(kNode, minus_first, true), (std::array<uint32_t, 4>{0x200u, 0x300u, 0x100u, 0x400u}));
+  EXPECT_EQ(box_result(kNode.child, minus_first, true), (std::array<uint32_t, 4>{0x200u, 0x300u, 0x100u, 0x400u}));
 }
 
 TEST(BoxResult, SortedPutsMissesAtTheEnd) {
   // Misses carry small keys that must not pull them forward.
   const auto tests = hits_with_keys({false, true, false, true}, {0, 5, 0, 1});
-  EXPECT_EQ(box_result(kNode, tests, true), (std::array<uint32_t, 4>{0x400u, 0x200u, kMiss, kMiss}));
+  EXPECT_EQ(box_result(kNode.child, tests, true), (std::array<uint32_t, 4>{0x400u, 0x200u, kMiss, kMiss}));
   const auto last_only = hits_with_keys({false, false, false, true}, {0, 0, 0, 7});
-  EXPECT_EQ(box_result(kNode, last_only, true), (std::array<uint32_t, 4>{0x400u, kMiss, kMiss, kMiss}));
+  EXPECT_EQ(box_result(kNode.child, last_only, true), (std::array<uint32_t, 4>{0x400u, kMiss, kMiss, kMiss}));
 }
 
 TEST(BoxResult, NoHitsGiveAllOnes) {
   const auto tests = hits_with_keys({false, false, false, false}, {0, 0, 0, 0});
   const std::array<uint32_t, 4> all_miss{kMiss, kMiss, kMiss, kMiss};
-  EXPECT_EQ(box_result(kNode, tests, false), all_miss);
-  EXPECT_EQ(box_result(kNode, tests, true), all_miss);
+  EXPECT_EQ(box_result(kNode.child, tests, false), all_miss);
+  EXPECT_EQ(box_result(kNode.child, tests, true), all_miss);
 }
 
 }  // namespace
