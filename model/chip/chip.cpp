@@ -69,18 +69,23 @@ Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::Wave
 void Chip::register_chip_stats(sim::StatsRegistry& stats) {
   const sim::StatGroup group(stats, name());
   cycles_ = &group.counter("cycles", "cycles", "clocks from reset to the last instruction's return");
+  // Formulas may be evaluated after the chip is gone (reports are written
+  // at the end of a run): they capture only counters, which the registry owns.
   const double clock_hz = config_.chip.clock_mhz * 1e6;
   const auto sum = [this](const sim::Counter& (*pick)(const timing::TdStats&)) {
-    return [this, pick] {
+    std::vector<const sim::Counter*> counters;
+    for (const timing::Td* t : tds_) counters.push_back(&pick(t->stats()));
+    return [counters] {
       double total = 0;
-      for (const timing::Td* t : tds_) total += static_cast<double>(pick(t->stats()).value());
+      for (const sim::Counter* c : counters) total += static_cast<double>(c->value());
       return total;
     };
   };
   const auto box_tests = sum([](const timing::TdStats& s) -> const sim::Counter& { return s.box_tests; });
   const auto tri_tests = sum([](const timing::TdStats& s) -> const sim::Counter& { return s.tri_tests; });
   const auto busy = sum([](const timing::TdStats& s) -> const sim::Counter& { return s.busy_cycles; });
-  const auto seconds = [this, clock_hz] { return static_cast<double>(cycles_->value()) / clock_hz; };
+  const sim::Counter* cycles = cycles_;
+  const auto seconds = [cycles, clock_hz] { return static_cast<double>(cycles->value()) / clock_hz; };
   group.formula("box_tests", "tests", "ray/box tests, all TDs", box_tests);
   group.formula("tri_tests", "tests", "ray/triangle tests, all TDs", tri_tests);
   group.formula("box_tests_per_s", "tests/s", "achieved ray/box test rate over the run",
@@ -93,7 +98,7 @@ void Chip::register_chip_stats(sim::StatsRegistry& stats) {
   group.formula("tri_peak_per_s", "tests/s", "peak ray/triangle rate: 1 test per TD per clock",
                 [=] { return tds * clock_hz; });
   group.formula("datapath_utilisation", "fraction", "busy TD-cycles / (TDs x cycles)",
-                [=] { return busy() / (tds * static_cast<double>(cycles_->value())); });
+                [=] { return busy() / (tds * static_cast<double>(cycles->value())); });
 }
 
 void Chip::reset_sequence() {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -157,6 +158,90 @@ TEST_F(Cli, UnwritableOutputExitsTwoAndLeavesNothing) {
 TEST_F(Cli, BadCountExitsTwo) {
   EXPECT_EQ(run_tdsim("gen-vectors --kind random --count 0 -o " + (dir_ / "x.tdv").string()).exit_code, 2);
   EXPECT_EQ(run_tdsim("gen-vectors --kind random --seed abc -o " + (dir_ / "x.tdv").string()).exit_code, 2);
+}
+
+const std::string kSmallConfig = std::string(TDSIM_SOURCE_DIR) + "/configs/small.yaml";
+
+TEST_F(Cli, ModelEnginePassesTheConformanceVectors) {
+  const RunResult result = run_tdsim("check " + kConformance + " --engine model --config " + kSmallConfig);
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(last_line(result.output), "1000 passed, 0 failed");
+}
+
+TEST_F(Cli, PeakWritesReportJsonAndStats) {
+  const fs::path json = dir_ / "peak.json", stats_json = dir_ / "stats.json", stats_csv = dir_ / "stats.csv";
+  const RunResult result = run_tdsim("peak --config " + kSmallConfig + " --waves 4 --bandwidth-waves 2 --json " +
+                                     json.string() + " --stats " + stats_json.string() + " --stats " +
+                                     stats_csv.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("box_fp16"), std::string::npos);
+  EXPECT_NE(result.output.find("0 mismatches"), std::string::npos);
+  const std::string report = read_file(json);
+  for (const char* key : {"\"box_tests_per_s\"", "\"tri_tests_per_s\"", "\"box_peak_per_s\"", "\"tri_peak_per_s\"",
+                          "\"cycles\"", "\"wall_s\"", "\"latency_cycles\"", "\"bandwidth\""})
+    EXPECT_NE(report.find(key), std::string::npos) << key;
+  const std::string stats = read_file(stats_json);
+  EXPECT_NE(stats.find("\"chip.wgp0.td0.box_tests\""), std::string::npos);
+  EXPECT_NE(stats.find("\"chip.sa0.l1.hits\""), std::string::npos);
+  EXPECT_NE(stats.find("\"chip.box_tests_per_s\""), std::string::npos);
+  const std::string csv = read_file(stats_csv);
+  EXPECT_EQ(csv.rfind("name,unit,value,description", 0), 0u);
+  EXPECT_NE(csv.find("chip.wgp1.td1.tri_tests,tests,"), std::string::npos);
+}
+
+TEST_F(Cli, SameConfigAndSeedGiveIdenticalStatsAndTraces) {
+  std::string outputs[2];
+  for (int run = 0; run < 2; ++run) {
+    const fs::path stats = dir_ / ("stats" + std::to_string(run) + ".json");
+    const fs::path trace = dir_ / ("trace" + std::to_string(run) + ".vcd");
+    const RunResult result = run_tdsim("peak --config " + kSmallConfig + " --waves 4 --bandwidth-waves 2 --seed 9 " +
+                                       "--stats " + stats.string() + " --trace " + trace.string() +
+                                       " --trace-start 20 --trace-cycles 2000");
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    outputs[run] = read_file(stats) + read_file(trace);
+  }
+  EXPECT_GT(outputs[0].size(), 1000u);
+  EXPECT_EQ(outputs[0], outputs[1]);
+}
+
+TEST_F(Cli, TraceIsReadByGtkwaveToolsWithNamedTdSignals) {
+  if (!fs::exists("/usr/bin/vcd2fst") || !fs::exists("/usr/bin/fst2vcd"))
+    GTEST_SKIP() << "gtkwave's vcd2fst/fst2vcd not installed (scripts/bootstrap installs gtkwave)";
+  const fs::path vcd = dir_ / "pipe.vcd", fst = dir_ / "pipe.fst", back = dir_ / "back.vcd";
+  ASSERT_EQ(run_tdsim("peak --config " + kSmallConfig + " --waves 2 --no-bandwidth --no-latency --trace " +
+                      vcd.string() + " --trace-cycles 3000")
+                .exit_code,
+            0);
+  EXPECT_FALSE(fs::exists(vcd.string() + ".tmp." + std::to_string(getpid())));
+  ASSERT_EQ(std::system(("/usr/bin/vcd2fst " + vcd.string() + " " + fst.string() + " >/dev/null 2>&1").c_str()), 0);
+  ASSERT_EQ(std::system(("/usr/bin/fst2vcd " + fst.string() + " > " + back.string() + " 2>/dev/null").c_str()), 0);
+  const std::string trace = read_file(back);
+  // The SystemC hierarchy as scopes, and each stage's handshake signals.
+  for (const char* name : {"$scope module chip", "$scope module wgp1", "$scope module td1",
+                           "$scope module node_fetch", "req_valid", "return_buffer_count", "l0_hit",
+                           "$scope module issue_port", "$scope module write_back", "wave_retired"})
+    EXPECT_NE(trace.find(name), std::string::npos) << name;
+  // Something moved: the issue port was valid at some time.
+  EXPECT_NE(trace.find("\n1"), std::string::npos);
+}
+
+TEST_F(Cli, BadConfigExitsTwoNamingFileAndKey) {
+  std::string config = read_file(kSmallConfig);
+  const std::string key = "box_latency_cycles: 2";
+  config.replace(config.find(key), key.size(), "box_latency_cycles: 0");
+  const fs::path bad = write("bad.yaml", config);
+  const RunResult result = run_tdsim("peak --config " + bad.string());
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find(bad.string() + ":"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("td.box_latency_cycles: must be >= 1 (got 0)"), std::string::npos) << result.output;
+}
+
+TEST_F(Cli, BadOutputNamesExitTwoBeforeRunning) {
+  const RunResult stats = run_tdsim("peak --config " + kSmallConfig + " --stats " + (dir_ / "s.txt").string());
+  EXPECT_EQ(stats.exit_code, 2);
+  EXPECT_NE(stats.output.find(".json or .csv"), std::string::npos);
+  EXPECT_EQ(stats.output.find("box_fp16"), std::string::npos) << "must not run";
+  EXPECT_EQ(run_tdsim("peak --config " + kSmallConfig + " --trace " + (dir_ / "t.fst").string()).exit_code, 2);
 }
 
 }  // namespace

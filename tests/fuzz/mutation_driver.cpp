@@ -1,6 +1,11 @@
 // A seeded random-mutation loop around LLVMFuzzerTestOneInput, built with
-// the project's compiler so the fuzz target runs in every build, with or
-// without libFuzzer. Usage: tdv_mutation_fuzz SEED ITERATIONS CORPUS_FILE...
+// the project's compiler so each fuzz target runs in every build, with or
+// without libFuzzer. Linked once per target (tdv reader, config loader).
+// Usage: <driver> lines|files SEED ITERATIONS CORPUS_FILE...
+//   lines: each input is a `tdv 1` header and 1-3 case lines of the corpus;
+//   files: each input is one whole corpus file.
+// Then 1-4 mutations: bit flips, inserted bytes, erased and duplicated
+// ranges, structural tokens of both formats, truncation.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -15,10 +20,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 namespace {
 
-// Tokens that steer mutations toward the format's structure.
+// Tokens that steer mutations toward the formats' structure (tdv and YAML).
 const char* const kTokens[] = {"tdv 1\n", "name=", "desc=", "op=bvh", "op=bvh64", "ptr=", "a16=1", "a16=0",
                                "ray=", "exec=0", "mem=", "expect=none", "expect=", ",", "=", " ", "\n",
-                               "#", "ffffffff", "7fc00000", "7f800000", "\r\n", "\t", "00000000"};
+                               "#", "ffffffff", "7fc00000", "7f800000", "\r\n", "\t", "00000000",
+                               ": ", "- ", "[", "]", "{", "}", "&a ", "*a", "!!str ", "---\n", "...\n",
+                               "\"", "'", "|\n", "  ", "-1", "0x10", "1e400", ".inf", "~", "null"};
 
 std::string mutate(std::string input, std::mt19937_64& rng) {
   const auto pick = [&](size_t n) { return n == 0 ? size_t{0} : static_cast<size_t>(rng() % n); };
@@ -57,13 +64,21 @@ std::string mutate(std::string input, std::mt19937_64& rng) {
   return input;
 }
 
-std::vector<std::string> read_lines(const char* path) {
+std::string read_file(const char* path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::cerr << path << ": cannot open\n";
     std::exit(2);
   }
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+// Case lines of a tdv file (comments and header dropped).
+std::vector<std::string> case_lines(const std::string& text) {
   std::vector<std::string> lines;
+  std::istringstream in(text);
   for (std::string line; std::getline(in, line);)
     if (!line.empty() && line[0] != '#' && line != "tdv 1") lines.push_back(line);
   return lines;
@@ -72,28 +87,38 @@ std::vector<std::string> read_lines(const char* path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 4) {
-    std::cerr << "usage: " << argv[0] << " SEED ITERATIONS CORPUS_FILE...\n";
+  if (argc < 5 || (std::string(argv[1]) != "lines" && std::string(argv[1]) != "files")) {
+    std::cerr << "usage: " << argv[0] << " lines|files SEED ITERATIONS CORPUS_FILE...\n";
     return 2;
   }
-  const uint64_t seed = std::strtoull(argv[1], nullptr, 10);
-  const long iterations = std::strtol(argv[2], nullptr, 10);
-  std::vector<std::string> lines;
-  for (int i = 3; i < argc; ++i) {
-    const auto more = read_lines(argv[i]);
-    lines.insert(lines.end(), more.begin(), more.end());
+  const bool by_lines = std::string(argv[1]) == "lines";
+  const uint64_t seed = std::strtoull(argv[2], nullptr, 10);
+  const long iterations = std::strtol(argv[3], nullptr, 10);
+  std::vector<std::string> pieces;  // case lines, or whole files
+  for (int i = 4; i < argc; ++i) {
+    const std::string text = read_file(argv[i]);
+    if (!by_lines) {
+      pieces.push_back(text);
+      continue;
+    }
+    const auto lines = case_lines(text);
+    pieces.insert(pieces.end(), lines.begin(), lines.end());
   }
-  if (lines.empty()) {
-    std::cerr << "no case lines in the corpus\n";
+  if (pieces.empty()) {
+    std::cerr << "empty corpus\n";
     return 2;
   }
   std::mt19937_64 rng(seed);
-  std::cout << "tdv mutation fuzz: seed " << seed << ", " << iterations << " inputs\n";
+  std::cout << argv[0] << ": seed " << seed << ", " << iterations << " inputs\n";
   for (long i = 0; i < iterations; ++i) {
-    // A small valid file (header + 1..3 case lines), then mutated.
-    std::string input = "tdv 1\n";
-    const int count = 1 + static_cast<int>(rng() % 3);
-    for (int k = 0; k < count; ++k) input += lines[rng() % lines.size()] + "\n";
+    std::string input;
+    if (by_lines) {
+      input = "tdv 1\n";
+      const int count = 1 + static_cast<int>(rng() % 3);
+      for (int k = 0; k < count; ++k) input += pieces[rng() % pieces.size()] + "\n";
+    } else {
+      input = pieces[rng() % pieces.size()];
+    }
     const std::string mutated = mutate(input, rng);
     LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(mutated.data()), mutated.size());
   }
