@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/isa/lane.h"
+#include "model/sim/stats.h"
 #include "tb/tdv.h"
 
 namespace td::tb {
@@ -20,6 +21,8 @@ class Engine {
   // Executes every case (each with its own descriptor and memory); results
   // come back in the order of `cases`. An engine may batch cases into waves.
   virtual std::vector<LaneResult> run(const std::vector<const TdvCase*>& cases) = 0;
+  // Statistics of the runs so far; nullptr for an engine without timing.
+  virtual const sim::StatsRegistry* stats() const { return nullptr; }
 };
 
 struct EngineOptions {

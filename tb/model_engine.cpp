@@ -83,8 +83,11 @@ class ModelEngine final : public Engine {
       for (size_t lane = 0; lane < lanes_to_cases.size(); ++lane) results[lanes_to_cases[lane]] = result.lanes[lane];
     });
     for (const Batch& batch : make_batches(cases)) run_batch(batch, cases);
+    chip_->finish_accounting();
     return results;
   }
+
+  const sim::StatsRegistry* stats() const override { return &stats_; }
 
  private:
   void run_batch(const Batch& batch, const std::vector<const TdvCase*>& cases) {

@@ -34,29 +34,8 @@ struct CheckOptions {
   std::vector<std::string> files;
   std::string engine = "ref";
   td::tb::EngineOptions engine_options{TDSIM_DEFAULT_CONFIG, 64};
+  std::vector<std::string> stats;
 };
-
-int run_check(const CheckOptions& options) {
-  // Read and validate everything first: a malformed file runs nothing.
-  std::vector<td::tb::TdvFile> files;
-  bool malformed = false;
-  for (const std::string& path : options.files) {
-    td::tb::TdvParse parse = td::tb::read_tdv_file(path);
-    for (const td::tb::TdvError& error : parse.errors) std::cerr << "error: " << error.to_string() << "\n";
-    malformed = malformed || !parse.ok();
-    files.push_back(std::move(parse.file));
-  }
-  if (malformed) return kExitBadInput;
-
-  auto engine = td::tb::make_engine(options.engine, options.engine_options);
-  if (!engine) {
-    std::cerr << fmt::format("error: --engine: unknown engine '{}'\n", options.engine);
-    return kExitBadInput;
-  }
-  const td::tb::CheckSummary summary = td::tb::check_files(files, *engine, std::cout);
-  std::cout << fmt::format("{} passed, {} failed\n", summary.passed, summary.failed);
-  return summary.failed == 0 ? kExitOk : kExitCheckFailed;
-}
 
 // Output files named on the command line, checked before anything runs.
 struct OutputOptions {
@@ -83,6 +62,34 @@ void write_stats(const OutputOptions& outputs, const td::sim::StatsRegistry& sta
     const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
     td::tb::write_file_atomically(path, json ? stats.to_json() : stats.to_csv());
   }
+}
+
+int run_check(const CheckOptions& options) {
+  // Read and validate everything first: a malformed file runs nothing.
+  std::vector<td::tb::TdvFile> files;
+  bool malformed = false;
+  for (const std::string& path : options.files) {
+    td::tb::TdvParse parse = td::tb::read_tdv_file(path);
+    for (const td::tb::TdvError& error : parse.errors) std::cerr << "error: " << error.to_string() << "\n";
+    malformed = malformed || !parse.ok();
+    files.push_back(std::move(parse.file));
+  }
+  if (malformed) return kExitBadInput;
+  OutputOptions outputs;
+  outputs.stats = options.stats;
+  validate_outputs(outputs);
+  if (!outputs.stats.empty() && options.engine == "ref")
+    throw std::invalid_argument("--stats: the ref engine has no timing statistics (use --engine model)");
+
+  auto engine = td::tb::make_engine(options.engine, options.engine_options);
+  if (!engine) {
+    std::cerr << fmt::format("error: --engine: unknown engine '{}'\n", options.engine);
+    return kExitBadInput;
+  }
+  const td::tb::CheckSummary summary = td::tb::check_files(files, *engine, std::cout);
+  if (engine->stats()) write_stats(outputs, *engine->stats());
+  std::cout << fmt::format("{} passed, {} failed\n", summary.passed, summary.failed);
+  return summary.failed == 0 ? kExitOk : kExitCheckFailed;
 }
 
 struct PeakOptions {
@@ -173,6 +180,7 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--lanes-per-wave", check.engine_options.lanes_per_wave, "Lanes per wave instruction: 32 or 64")
       ->check(CLI::IsMember({32u, 64u}))
       ->capture_default_str();
+  check_cmd->add_option("--stats", check.stats, "Write the timing model's statistics to FILE (.json or .csv)");
 
   PeakOptions peak;
   CLI::App* peak_cmd = app.add_subcommand(
