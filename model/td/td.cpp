@@ -21,12 +21,13 @@ mem::CacheGeometry l0_geometry(const cfg::CacheConfig& c) {
 
 // VCD signal handles, created only when a trace is attached.
 struct Td::TraceIds {
+  sim::VcdWriter::SignalId accept_valid, accept_ready;
   sim::VcdWriter::SignalId seq_valid, seq_stall, seq_lane, seq_wave;
   sim::VcdWriter::SignalId fq_count, fq_ready;
   sim::VcdWriter::SignalId fetch_valid, fetch_address, l0_hit, l0_miss, fetch_stall_memory, fetch_stall_full;
-  sim::VcdWriter::SignalId rb_count;
-  sim::VcdWriter::SignalId port_valid, port_box, port_lane;
-  sim::VcdWriter::SignalId box_in_valid, sort_in_valid, tri_in_valid;
+  sim::VcdWriter::SignalId rb_count, rb_ready;
+  sim::VcdWriter::SignalId port_valid, port_box, port_lane, port_type, port_wave;
+  sim::VcdWriter::SignalId box_in_valid, box_in_ready, sort_in_valid, tri_in_valid, tri_in_ready;
   sim::VcdWriter::SignalId wb_lanes, wb_retire, waves_in_flight;
 };
 
@@ -138,9 +139,12 @@ void Td::issue_port(uint64_t cycle) {
   port_valid_ = true;
   port_box_ = is_box_lane;
   port_lane_ = lane.job.lane;
+  port_type_ = static_cast<uint8_t>(plan.type);
+  port_wave_ = slot.instr.id;
 }
 
 void Td::accept_instruction(uint64_t cycle) {
+  accepted_ = false;
   if (waves_.full() || !client_may_have_work_) return;
   WaveInstr instr;
   if (!client_.next_wave(index_, cycle, instr)) {
@@ -148,6 +152,7 @@ void Td::accept_instruction(uint64_t cycle) {
     return;
   }
   waves_.accept(std::move(instr), cycle);
+  accepted_ = true;
 }
 
 uint64_t Td::next_active_cycle(uint64_t cycle) const {
@@ -187,6 +192,8 @@ void Td::attach_trace(sim::VcdWriter& vcd) {
   const auto add = [&](const sc_core::sc_object& scope, const char* signal, unsigned width) {
     return vcd.add(std::string(scope.name()) + "." + signal, width);
   };
+  t.accept_valid = vcd.add(std::string(name()) + ".accept.valid", 1);
+  t.accept_ready = vcd.add(std::string(name()) + ".accept.ready", 1);
   t.seq_valid = add(sequencer_, "lane_valid", 1);
   t.seq_stall = add(sequencer_, "lane_stall", 1);
   t.seq_lane = add(sequencer_, "lane_index", 6);
@@ -200,12 +207,17 @@ void Td::attach_trace(sim::VcdWriter& vcd) {
   t.fetch_stall_memory = add(node_fetch_, "stall_memory", 1);
   t.fetch_stall_full = add(node_fetch_, "stall_return_buffer_full", 1);
   t.rb_count = add(node_fetch_, "return_buffer_count", 16);
+  t.rb_ready = add(node_fetch_, "return_buffer_ready", 1);
   t.port_valid = vcd.add(std::string(name()) + ".issue_port.valid", 1);
   t.port_box = vcd.add(std::string(name()) + ".issue_port.is_box", 1);
   t.port_lane = vcd.add(std::string(name()) + ".issue_port.lane_index", 6);
+  t.port_type = vcd.add(std::string(name()) + ".issue_port.node_type", 3);
+  t.port_wave = vcd.add(std::string(name()) + ".issue_port.wave_id", 32);
   t.box_in_valid = add(box_stage_, "in_valid", 1);
+  t.box_in_ready = add(box_stage_, "in_ready", 1);
   t.sort_in_valid = add(sort_stage_, "in_valid", 1);
   t.tri_in_valid = add(tri_stage_, "in_valid", 1);
+  t.tri_in_ready = add(tri_stage_, "in_ready", 1);
   t.wb_lanes = add(write_back_, "lanes_written", 4);
   t.wb_retire = add(write_back_, "wave_retired", 1);
   t.waves_in_flight = add(write_back_, "waves_in_flight", 16);
@@ -214,6 +226,8 @@ void Td::attach_trace(sim::VcdWriter& vcd) {
 void Td::sample_trace(uint64_t cycle) {
   sim::VcdWriter& v = *vcd_;
   const TraceIds& t = *trace_ids_;
+  v.set(t.accept_valid, accepted_, cycle);
+  v.set(t.accept_ready, !waves_.full(), cycle);
   v.set(t.seq_valid, sequencer_.issued(), cycle);
   v.set(t.seq_stall, sequencer_.stalled(), cycle);
   v.set(t.seq_lane, sequencer_.last_lane(), cycle);
@@ -227,12 +241,17 @@ void Td::sample_trace(uint64_t cycle) {
   v.set(t.fetch_stall_memory, node_fetch_.stalled_memory(), cycle);
   v.set(t.fetch_stall_full, node_fetch_.stalled_full(), cycle);
   v.set(t.rb_count, node_fetch_.buffer_count(), cycle);
+  v.set(t.rb_ready, !node_fetch_.buffer_full(), cycle);
   v.set(t.port_valid, port_valid_, cycle);
   v.set(t.port_box, port_valid_ && port_box_, cycle);
   v.set(t.port_lane, port_lane_, cycle);
+  v.set(t.port_type, port_type_, cycle);
+  v.set(t.port_wave, port_wave_ & 0xffffffffu, cycle);
   v.set(t.box_in_valid, port_valid_ && port_box_, cycle);
+  v.set(t.box_in_ready, box_stage_.can_accept(), cycle);
   v.set(t.sort_in_valid, sort_stage_.accepted(), cycle);
   v.set(t.tri_in_valid, port_valid_ && !port_box_, cycle);
+  v.set(t.tri_in_ready, tri_stage_.can_accept(), cycle);
   v.set(t.wb_lanes, write_back_.lanes_written(), cycle);
   v.set(t.wb_retire, write_back_.retired(), cycle);
   v.set(t.waves_in_flight, waves_.count(), cycle);

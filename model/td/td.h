@@ -89,9 +89,12 @@ class Td : public sc_core::sc_module {
   bool client_may_have_work_ = true;
   bool ticked_ = false;
   uint64_t last_cycle_ = 0;
-  // Issue port, last tick (trace).
+  // Issue port and accept, last tick (trace).
   bool port_valid_ = false, port_box_ = false;
   uint32_t port_lane_ = 0;
+  uint8_t port_type_ = 0;
+  uint64_t port_wave_ = 0;
+  bool accepted_ = false;
 
   struct TraceIds;
   std::unique_ptr<TraceIds> trace_ids_;
