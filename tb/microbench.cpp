@@ -11,6 +11,7 @@
 #include "model/chip/chip.h"
 #include "model/isa/fp32.h"
 #include "model/ref/intersect.h"
+#include "tb/rng.h"
 #include "tb/wave_feeder.h"
 
 namespace td::tb {
@@ -21,24 +22,6 @@ constexpr uint32_t kWaveLanes = 64;
 constexpr uint64_t kMaxCyclesPerPhase = 500'000'000;
 constexpr uint64_t kRegionBytes = uint64_t{1} << 20;  // per-TD node region in the peak phases
 constexpr uint32_t kMaxResidentNodes = 16;            // per TD: up to 2 KiB
-
-// splitmix64: small, fast, identical on every platform.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  float uniform(float lo, float hi) {  // 24 random bits: exact, platform-independent
-    return lo + (hi - lo) * static_cast<float>(next() >> 40) * (1.0f / 16777216.0f);
-  }
-
- private:
-  uint64_t state_;
-};
 
 // Rays from inside a unit cube in random directions (never axis-parallel
 // enough to matter): about half of the boxes around them are hit.

@@ -10,6 +10,7 @@
 #include "model/isa/fp32.h"
 #include "model/isa/half.h"
 #include "model/ref/intersect.h"
+#include "tb/rng.h"
 
 namespace td::tb {
 
@@ -494,33 +495,6 @@ void add_a16_cases(Cases& out) {
 }
 
 // ------------------------------------------------------------ random cases
-
-// splitmix64: tiny, and its output is fixed by its definition on every
-// platform (unlike std::uniform_*_distribution). Callers draw in separate
-// statements or braced lists: the order in which function arguments are
-// evaluated is unspecified and would make the stream platform-dependent.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-  }
-  uint32_t next32() { return static_cast<uint32_t>(next() >> 32); }
-  uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
-  bool chance(uint32_t percent) { return below(100) < percent; }
-  // 24 random bits scaled into [lo, hi): exact steps, IEEE arithmetic only.
-  float uniform(float lo, float hi) {
-    const float u = static_cast<float>(next() >> 40) * (1.0f / 16777216.0f);
-    return lo + (hi - lo) * u;
-  }
-  Vec3 vec(float lo, float hi) { return {uniform(lo, hi), uniform(lo, hi), uniform(lo, hi)}; }
-
- private:
-  uint64_t state_;
-};
 
 Vec3 point_on_ray(const Ray& ray, float t) {
   return {ray.origin[0] + ray.dir[0] * t, ray.origin[1] + ray.dir[1] * t, ray.origin[2] + ray.dir[2] * t};

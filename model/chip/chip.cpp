@@ -1,36 +1,11 @@
 #include "model/chip/chip.h"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 
+#include "model/chip/mem_config.h"
+
 namespace td::chip {
-
-namespace {
-
-mem::CacheGeometry geometry_of(const cfg::CacheConfig& c) {
-  mem::CacheGeometry g;
-  g.size_bytes = uint64_t{c.size_kib} * 1024;
-  g.ways = c.ways;
-  g.line_bytes = c.line_bytes;
-  g.hit_latency_cycles = c.hit_latency_cycles;
-  g.mshrs = c.mshrs;
-  g.bytes_per_clock = c.bytes_per_clock;
-  return g;
-}
-
-// GB/s and ns become bytes and cycles of the chip's clock.
-mem::DramTiming dram_timing_of(const cfg::Config& config) {
-  const double clock_hz = config.chip.clock_mhz * 1e6;
-  mem::DramTiming t;
-  t.channels = config.dram.channels;
-  t.interleave_bytes = config.dram.interleave_bytes;
-  t.bytes_per_clock_per_channel = config.dram.bandwidth_gb_per_s * 1e9 / clock_hz / config.dram.channels;
-  t.latency_cycles = static_cast<uint32_t>(std::llround(config.dram.latency_ns * 1e-9 * clock_hz));
-  return t;
-}
-
-}  // namespace
 
 void Chip::ClientTap::wave_completed(uint32_t td_index, WaveResult&& result) {
   chip_.end_cycle_ = std::max(chip_.end_cycle_, result.complete_cycle + 1);
@@ -46,11 +21,11 @@ Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::Wave
       tap_(*this, client),
       period_ticks_(sc_core::sc_time(static_cast<double>(config.period_ps()), sc_core::SC_PS).value()) {
   const sim::StatGroup group(stats, this->name());
-  dram_ = std::make_unique<mem::Dram>(dram_timing_of(config_), group.child("dram"));
-  l2_ = std::make_unique<mem::SlicedCache>(config_.l2.slices, geometry_of(config_.l2.slice), *dram_,
+  dram_ = std::make_unique<mem::Dram>(dram_timing(config_), group.child("dram"));
+  l2_ = std::make_unique<mem::SlicedCache>(config_.l2.slices, cache_geometry(config_.l2.slice), *dram_,
                                            group.child("l2"));
   for (uint32_t sa = 0; sa < config_.chip.shader_arrays; ++sa)
-    l1_.push_back(std::make_unique<mem::Cache>(geometry_of(config_.l1), *l2_,
+    l1_.push_back(std::make_unique<mem::Cache>(cache_geometry(config_.l1), *l2_,
                                                group.child("sa" + std::to_string(sa)).child("l1")));
   for (uint32_t w = 0; w < config_.chip.wgps; ++w) {
     const std::string wgp_name = "wgp" + std::to_string(w);

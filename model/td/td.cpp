@@ -2,22 +2,9 @@
 
 #include <algorithm>
 
+#include "model/chip/mem_config.h"
+
 namespace td::timing {
-
-namespace {
-
-mem::CacheGeometry l0_geometry(const cfg::CacheConfig& c) {
-  mem::CacheGeometry g;
-  g.size_bytes = uint64_t{c.size_kib} * 1024;
-  g.ways = c.ways;
-  g.line_bytes = c.line_bytes;
-  g.hit_latency_cycles = c.hit_latency_cycles;
-  g.mshrs = c.mshrs;
-  g.bytes_per_clock = c.bytes_per_clock;
-  return g;
-}
-
-}  // namespace
 
 // VCD signal handles, created only when a trace is attached.
 struct Td::TraceIds {
@@ -42,7 +29,7 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const cfg::Config& config, 
       store_(store),
       client_(client),
       stats_(sim::StatGroup(stats, this->name())),
-      l0_(l0_geometry(config.l0), l1, sim::StatGroup(stats, std::string(this->name()) + ".l0")),
+      l0_(chip::cache_geometry(config.l0), l1, sim::StatGroup(stats, std::string(this->name()) + ".l0")),
       waves_(config.td.instruction_queue_depth),
       fetch_queue_(config.td.fetch_queue_depth),
       no_fetch_(2),
