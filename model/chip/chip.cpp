@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <string>
 
-#include "model/chip/mem_config.h"
+#include "model/chip/model_params.h"
 
 namespace td::chip {
 
 void Chip::ClientTap::wave_completed(uint32_t td_index, WaveResult&& result) {
   chip_.end_cycle_ = std::max(chip_.end_cycle_, result.complete_cycle + 1);
   client_.wave_completed(td_index, std::move(result));
+  // A returned result may let the client issue more (a traversal shader's
+  // next step): every TD waiting for work asks again.
+  for (timing::Td* t : chip_.tds_)
+    if (t->due_cycle() == UINT64_MAX) t->wake();
 }
 
 Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::WaveClient& client,
@@ -27,18 +31,58 @@ Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::Wave
   for (uint32_t sa = 0; sa < config_.chip.shader_arrays; ++sa)
     l1_.push_back(std::make_unique<mem::Cache>(cache_geometry(config_.l1), *l2_,
                                                group.child("sa" + std::to_string(sa)).child("l1")));
+  const timing::TdParams params = td_params(config_);
   for (uint32_t w = 0; w < config_.chip.wgps; ++w) {
     const std::string wgp_name = "wgp" + std::to_string(w);
     // WGPs are dealt to the shader arrays in turn.
     mem::Cache& l1 = *l1_[w % config_.chip.shader_arrays];
-    wgps_.push_back(std::make_unique<Wgp>(wgp_name.c_str(), w * config_.chip.tds_per_wgp, config_, l1, store_, tap_,
-                                          stats));
-    wgps_.back()->clk(clk);
-    wgps_.back()->rst_n(rst_n);
+    wgps_.push_back(std::make_unique<Wgp>(wgp_name.c_str(), w * config_.chip.tds_per_wgp, config_.chip.tds_per_wgp,
+                                          params, l1, store_, tap_, stats));
     for (size_t t = 0; t < wgps_.back()->td_count(); ++t) tds_.push_back(&wgps_.back()->td(t));
   }
   register_chip_stats(stats);
   SC_THREAD(reset_sequence);
+  SC_METHOD(tick);
+  sensitive << clk.posedge_event();
+  dont_initialize();
+}
+
+void Chip::tick() {
+  const uint64_t cycle = current_cycle();
+  if (!rst_n.read()) {
+    for (timing::Td* t : tds_) t->reset();
+    next_trigger();  // every clock while in reset
+    return;
+  }
+  // Woken by wake() and by the clock in the same cycle: tick once.
+  if (!ticked_ || cycle != last_tick_cycle_) {
+    ticked_ = true;
+    last_tick_cycle_ = cycle;
+    const bool traced = vcd_ && vcd_->in_window(cycle);
+    for (timing::Td* t : tds_) {
+      // A traced TD ticks every clock, so that one-clock pulses read right;
+      // an idle tick changes nothing (stalls are charged either way).
+      if (t->due_cycle() <= cycle || traced) t->tick(cycle);
+      if (traced) t->sample_trace(cycle);
+    }
+  }
+  schedule(cycle);
+}
+
+void Chip::schedule(uint64_t cycle) {
+  if (vcd_ && vcd_->wants_samples_until(cycle + 1)) {
+    next_trigger();
+    return;
+  }
+  uint64_t due = UINT64_MAX;
+  for (const timing::Td* t : tds_) due = std::min(due, t->due_cycle());
+  if (due <= cycle + 1) {
+    next_trigger();  // the next clock edge
+  } else if (due == UINT64_MAX) {
+    next_trigger(wake_event_);
+  } else {
+    next_trigger(clk.period() * static_cast<double>(due - cycle), wake_event_);
+  }
 }
 
 void Chip::register_chip_stats(sim::StatsRegistry& stats) {
@@ -90,6 +134,12 @@ bool Chip::idle() const {
 
 void Chip::wake_all() {
   for (timing::Td* t : tds_) t->wake();
+  wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Chip::wake(uint32_t td_index) {
+  tds_.at(td_index)->wake();
+  wake_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void Chip::invalidate_caches() {
@@ -116,6 +166,7 @@ void Chip::finish_accounting() {
 }
 
 void Chip::attach_trace(sim::VcdWriter& vcd) {
+  vcd_ = &vcd;
   for (timing::Td* t : tds_) t->attach_trace(vcd);
 }
 

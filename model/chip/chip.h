@@ -2,6 +2,13 @@
 // clock, WGPs of TDs spread over shader arrays (one L1 each), an L2 in
 // slices and DRAM. Wave instructions come from a WaveClient (vector files,
 // microbenchmarks, the traversal shader) and return to it.
+//
+// One clocked process ticks every TD that has work, in TD order, each
+// clock. A fixed order makes requests from several TDs to a shared cache in
+// one clock reach it the same way every run, traced or not; and one process
+// for the chip costs the SystemC kernel one activation a clock, not one per
+// TD. When no TD can move before some later cycle, the process sleeps until
+// then (or until the wave client has new work).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +47,8 @@ class Chip : public sc_core::sc_module {
   bool run_until_idle(const std::function<bool()>& done, uint64_t max_cycles);
   // Tells every TD that the client has new work.
   void wake_all();
+  // Tells one TD (from inside or outside the simulation).
+  void wake(uint32_t td_index);
 
   bool idle() const;
   uint64_t current_cycle() const;
@@ -74,6 +83,8 @@ class Chip : public sc_core::sc_module {
   };
 
   void reset_sequence();
+  void tick();  // the chip's clocked process
+  void schedule(uint64_t cycle);
   void register_chip_stats(sim::StatsRegistry& stats);
 
   const cfg::Config config_;
@@ -86,6 +97,10 @@ class Chip : public sc_core::sc_module {
   std::vector<timing::Td*> tds_;
   uint64_t period_ticks_;
   uint64_t end_cycle_ = 0;
+  sc_core::sc_event wake_event_;
+  bool ticked_ = false;
+  uint64_t last_tick_cycle_ = 0;
+  sim::VcdWriter* vcd_ = nullptr;
   sim::Counter* cycles_ = nullptr;
 };
 

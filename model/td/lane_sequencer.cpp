@@ -21,8 +21,17 @@ WaveSlot* LaneSequencer::next_lane_slot() {
 
 bool LaneSequencer::can_progress() const {
   if (!waves_.has_unsequenced()) return false;
-  // Conservative: the next lane may need either output.
-  return fetch_out_.can_push() || no_fetch_out_.can_push();
+  const WaveSlot& slot = waves_.slot(waves_.sequencing_slot());
+  if (slot.sequenced()) return true;  // passed over for free next clock
+  const ref::LanePlan& plan = slot.plans[slot.next_lane];
+  if (plan.outcome == LaneOutcome::kInactive) return true;  // skipped for free
+  return plan.needs_fetch() ? fetch_out_.can_push() : no_fetch_out_.can_push();
+}
+
+bool LaneSequencer::blocked_on_fetch_queue() const {
+  if (!waves_.has_unsequenced() || fetch_out_.can_push()) return false;
+  const WaveSlot& slot = waves_.slot(waves_.sequencing_slot());
+  return !slot.sequenced() && slot.plans[slot.next_lane].needs_fetch();
 }
 
 void LaneSequencer::count_outcome(LaneOutcome outcome) {

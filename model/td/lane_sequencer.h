@@ -22,6 +22,8 @@ class LaneSequencer : public sc_core::sc_module {
   void tick(uint64_t cycle);
   // A lane is waiting and its output has room: progress next clock.
   bool can_progress() const;
+  // The next lane needs a fetch and the fetch queue is full.
+  bool blocked_on_fetch_queue() const;
   void reset() { issued_ = stalled_ = false; }
 
   // Trace view of the last tick.

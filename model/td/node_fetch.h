@@ -29,6 +29,7 @@ class NodeFetch : public sc_core::sc_module {
   bool buffer_empty() const { return buffer_.empty(); }
   size_t buffer_count() const { return buffer_.size(); }
   bool buffer_full() const { return buffer_.size() >= entries_; }
+  bool input_pending() const { return !in_.empty(); }
   uint64_t earliest_ready() const { return buffer_.front().ready_cycle; }
 
   // Earliest cycle this stage can move a lane from its input; UINT64_MAX if

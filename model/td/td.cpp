@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "model/chip/mem_config.h"
 
 namespace td::timing {
 
@@ -18,43 +17,33 @@ struct Td::TraceIds {
   sim::VcdWriter::SignalId wb_lanes, wb_retire, waves_in_flight;
 };
 
-Td::Td(sc_core::sc_module_name name, uint32_t index, const cfg::Config& config, mem::MemLevel& l1,
+Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem::MemLevel& l1,
        const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats)
     : sc_module(name),
-      clk("clk"),
-      rst_n("rst_n"),
       index_(index),
-      period_(static_cast<double>(config.period_ps()), sc_core::SC_PS),
-      period_ticks_(period_.value()),
       store_(store),
       client_(client),
       stats_(sim::StatGroup(stats, this->name())),
-      l0_(chip::cache_geometry(config.l0), l1, sim::StatGroup(stats, std::string(this->name()) + ".l0")),
-      waves_(config.td.instruction_queue_depth),
-      fetch_queue_(config.td.fetch_queue_depth),
+      l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0")),
+      waves_(params.instruction_queue_depth),
+      fetch_queue_(params.fetch_queue_depth),
       no_fetch_(2),
       sequencer_("lane_sequencer", waves_, fetch_queue_, no_fetch_, stats_),
-      node_fetch_("node_fetch", config.td.return_buffer_entries, fetch_queue_, waves_, l0_, stats_),
-      box_stage_("box_stage", config.td.box_latency_cycles),
-      sort_stage_("sort_stage", config.td.sort_latency_cycles, box_stage_.out(), waves_),
-      tri_stage_("tri_stage", config.td.triangle_latency_cycles),
-      write_back_("write_back", index, config.td.return_latency_cycles, waves_, sort_stage_.out(), tri_stage_.out(),
-                  no_fetch_, client, stats_) {
-  SC_METHOD(tick);
-  sensitive << clk.pos();
-  dont_initialize();
-}
+      node_fetch_("node_fetch", params.return_buffer_entries, fetch_queue_, waves_, l0_, stats_),
+      box_stage_("box_stage", params.box_latency_cycles),
+      sort_stage_("sort_stage", params.sort_latency_cycles, box_stage_.out(), waves_),
+      tri_stage_("tri_stage", params.triangle_latency_cycles),
+      write_back_("write_back", index, params.return_latency_cycles, waves_, sort_stage_.out(), tri_stage_.out(),
+                  no_fetch_, client, stats_) {}
 
 Td::~Td() = default;
 
-uint64_t Td::current_cycle() const { return sc_core::sc_time_stamp().value() / period_ticks_; }
-
 void Td::wake() {
   client_may_have_work_ = true;
-  wake_event_.notify(sc_core::SC_ZERO_TIME);
+  due_cycle_ = 0;
 }
 
-void Td::reset_state() {
+void Td::reset() {
   waves_.clear();
   fetch_queue_.clear();
   no_fetch_.clear();
@@ -64,38 +53,44 @@ void Td::reset_state() {
   sort_stage_.reset();
   tri_stage_.reset();
   client_may_have_work_ = true;
+  due_cycle_ = 0;
+  idle_stalls_ = 0;
 }
 
 void Td::account_until(uint64_t cycle) {
-  if (cycle > last_cycle_) {
-    stats_.cycles.add(cycle - last_cycle_);
-    last_cycle_ = cycle;
-  }
+  stats_.cycles.reset();
+  stats_.cycles.add(cycle);
 }
 
-void Td::tick() {
-  const uint64_t cycle = current_cycle();
-  if (!rst_n.read()) {
-    reset_state();
-    next_trigger();  // static sensitivity: every clock while in reset
-    return;
-  }
-  if (ticked_ && cycle == last_cycle_) {  // woken twice in one clock
-    schedule(cycle);
-    return;
-  }
-  account_until(cycle);
+// Bits: fetch queue full, memory (L0 refused), return buffer full, waiting
+// for memory. (Port-busy stalls need a ready lane: that clock is ticked.)
+uint32_t Td::idle_stalls() const {
+  uint32_t stalls = 0;
+  if (sequencer_.blocked_on_fetch_queue()) stalls |= 1u << 0;
+  if (node_fetch_.input_pending()) stalls |= node_fetch_.buffer_full() ? 1u << 2 : 1u << 1;
+  if (!node_fetch_.buffer_empty()) stalls |= 1u << 3;
+  return stalls;
+}
+
+void Td::charge_skipped_clocks(uint64_t clocks) {
+  sim::Counter* const counters[] = {&stats_.stall_fetch_queue_full, &stats_.stall_memory,
+                                    &stats_.stall_return_buffer_full, &stats_.stall_waiting_memory};
+  for (size_t i = 0; i < 4; ++i)
+    if (idle_stalls_ & (1u << i)) counters[i]->add(clocks);
+}
+
+void Td::tick(uint64_t cycle) {
+  if (ticked_ && cycle > last_tick_cycle_ + 1) charge_skipped_clocks(cycle - last_tick_cycle_ - 1);
   ticked_ = true;
-  // Consumers first; channels are registers, so this order only saves a
-  // clock of occupancy, it never lets data skip a stage.
+  last_tick_cycle_ = cycle;
   write_back_.tick(cycle);
   sort_stage_.tick(cycle);
   issue_port(cycle);
   node_fetch_.tick(cycle);
   sequencer_.tick(cycle);
   accept_instruction(cycle);
-  if (vcd_) sample_trace(cycle);
-  schedule(cycle);
+  due_cycle_ = next_active_cycle(cycle);
+  idle_stalls_ = due_cycle_ > cycle + 1 ? idle_stalls() : 0;
 }
 
 void Td::issue_port(uint64_t cycle) {
@@ -155,21 +150,6 @@ uint64_t Td::next_active_cycle(uint64_t cycle) const {
   if (!no_fetch_.empty()) consider(no_fetch_.front_visible_cycle());
   consider(write_back_.next_retire_cycle());
   return when;
-}
-
-void Td::schedule(uint64_t cycle) {
-  if (vcd_ && vcd_->wants_samples_until(cycle + 1)) {
-    next_trigger();  // traced: every clock, so one-clock pulses read right
-    return;
-  }
-  const uint64_t when = next_active_cycle(cycle);
-  if (when == UINT64_MAX) {
-    next_trigger(wake_event_);
-  } else if (when == cycle + 1) {
-    next_trigger();
-  } else {
-    next_trigger(period_ * static_cast<double>(when - cycle), wake_event_);
-  }
 }
 
 void Td::attach_trace(sim::VcdWriter& vcd) {

@@ -5,17 +5,20 @@
 //                                                  `-> tri_stage -------------> write_back
 //   lane_sequencer -> (no fetch: fault, bounds, reserved) ----------------------> write_back
 //
-// One clocked process per TD evaluates the stages consumers-first each clock;
-// the channels between them are registers (sim::Channel), so the order
-// inside a clock does not change behaviour. The process sleeps while nothing
-// can move and wakes on the cycle something can (a fill arrives, a pipeline
-// delivers) or when the wave client has new work: an idle TD costs nothing.
+// The chip's clocked process calls tick() once a clock for every TD that has
+// something to do, in TD order. tick() evaluates the stages in one fixed
+// order, consumers first; the channels between stages are registers
+// (sim::Channel), the wave buffer and return buffer are updated in place in
+// that order — the order is part of the model's definition. After each tick
+// the TD says on which cycle anything can move next (a fill arrives, a
+// pipeline delivers); until then it is not ticked: an idle TD costs nothing.
+// Stall counters are charged for the skipped clocks too.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <systemc>
 
-#include "model/chip/config.h"
 #include "model/mem/cache.h"
 #include "model/sim/channel.h"
 #include "model/sim/stats.h"
@@ -24,6 +27,7 @@
 #include "model/td/lane_sequencer.h"
 #include "model/td/node_fetch.h"
 #include "model/td/sort_stage.h"
+#include "model/td/td_params.h"
 #include "model/td/td_stats.h"
 #include "model/td/td_types.h"
 #include "model/td/tri_stage.h"
@@ -34,42 +38,43 @@ namespace td::timing {
 
 class Td : public sc_core::sc_module {
  public:
-  sc_core::sc_in<bool> clk;
-  sc_core::sc_in<bool> rst_n;
-
-  SC_HAS_PROCESS(Td);
   // `l1` serves this TD's L0 misses; `index` is the TD's number in the chip
   // (what the wave client sees). Stats go under this module's name.
-  Td(sc_core::sc_module_name name, uint32_t index, const cfg::Config& config, mem::MemLevel& l1,
+  Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem::MemLevel& l1,
      const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats);
   ~Td() override;
 
-  // The wave client has an instruction for this TD.
+  // One clock. Call at most once per cycle, in increasing cycles.
+  void tick(uint64_t cycle);
+  // The first cycle on which tick() can do anything; UINT64_MAX while only
+  // new work from the wave client (wake()) can.
+  uint64_t due_cycle() const { return due_cycle_; }
+  // The wave client may have an instruction for this TD: due at once.
   void wake();
+  // Back to the state after reset (nothing in flight).
+  void reset();
   // No instruction in the TD.
   bool idle() const { return waves_.empty(); }
-  // Brings the cycle counter up to `cycle` (end of a run).
+  // Sets the cycle counter: the run's clocks, `cycle` of them.
   void account_until(uint64_t cycle);
-  // Record this TD's signals (ticks every clock from then on).
+  // Record this TD's signals (sample_trace() after each clock's tick).
   void attach_trace(sim::VcdWriter& vcd);
+  void sample_trace(uint64_t cycle);
 
   mem::Cache& l0() { return l0_; }
   const TdStats& stats() const { return stats_; }
   uint32_t index() const { return index_; }
 
  private:
-  void tick();
-  uint64_t current_cycle() const;
   void issue_port(uint64_t cycle);
   void accept_instruction(uint64_t cycle);
   uint64_t next_active_cycle(uint64_t cycle) const;
-  void schedule(uint64_t cycle);
-  void reset_state();
-  void sample_trace(uint64_t cycle);
+  // Clocks the TD is not ticked are clocks in which nothing moves; the
+  // stalls that hold then are charged for them, as if it had been ticked.
+  uint32_t idle_stalls() const;
+  void charge_skipped_clocks(uint64_t clocks);
 
   uint32_t index_;
-  sc_core::sc_time period_;
-  uint64_t period_ticks_;
   const BackingStore& store_;
   WaveClient& client_;
   TdStats stats_;
@@ -85,10 +90,11 @@ class Td : public sc_core::sc_module {
   TriStage tri_stage_;
   WriteBack write_back_;
 
-  sc_core::sc_event wake_event_;
   bool client_may_have_work_ = true;
+  uint64_t due_cycle_ = 0;
   bool ticked_ = false;
-  uint64_t last_cycle_ = 0;
+  uint64_t last_tick_cycle_ = 0;
+  uint32_t idle_stalls_ = 0;  // idle_stalls() after the last tick
   // Issue port and accept, last tick (trace).
   bool port_valid_ = false, port_box_ = false;
   uint32_t port_lane_ = 0;

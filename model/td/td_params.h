@@ -1,0 +1,22 @@
+// td_params.h — the numbers that shape one TD, as the TD itself sees them
+// (the chip builds them from its configuration file; the TD knows no file).
+#pragma once
+
+#include <cstdint>
+
+#include "model/mem/cache.h"
+
+namespace td::timing {
+
+struct TdParams {
+  uint32_t instruction_queue_depth = 4;  // instructions held (waiting or in flight)
+  uint32_t fetch_queue_depth = 4;        // lanes between sequencer and node fetch
+  uint32_t return_buffer_entries = 64;   // lanes between fetch and the issue port
+  uint32_t box_latency_cycles = 8;
+  uint32_t triangle_latency_cycles = 16;
+  uint32_t sort_latency_cycles = 2;
+  uint32_t return_latency_cycles = 4;    // last lane written -> results at the wave
+  mem::CacheGeometry l0;
+};
+
+}  // namespace td::timing
