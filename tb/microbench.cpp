@@ -10,11 +10,15 @@
 
 #include "model/chip/chip.h"
 #include "model/isa/fp32.h"
+#include "model/sim/json.h"
 #include "model/ref/intersect.h"
 #include "tb/rng.h"
 #include "tb/wave_feeder.h"
 
 namespace td::tb {
+
+using sim::json_number;
+using sim::json_string;
 
 namespace {
 
@@ -275,22 +279,31 @@ class Bench {
     HitMiss l0, l1, l2;
   };
 
-  // Lanes returned per cycle after the first instruction of the window came
-  // back; falls back to the whole window when everything returned at once.
+  // Lanes returned per cycle while every TD was streaming: over the window
+  // from the last TD's first return to the first TD's last return (fill and
+  // drain outside it). Falls back to the whole run when there is no such
+  // window (one instruction per TD).
   double steady_state_lanes_per_cycle() const {
     const auto& done = feeder_.completions();
-    uint64_t first = UINT64_MAX, last = 0;
+    std::vector<uint64_t> first(config_.td_count(), UINT64_MAX), last(config_.td_count(), 0);
     for (const auto& c : done) {
-      first = std::min(first, c.cycle);
-      last = std::max(last, c.cycle);
+      first[c.td_index] = std::min(first[c.td_index], c.cycle);
+      last[c.td_index] = std::max(last[c.td_index], c.cycle);
     }
-    double lanes = 0, all_lanes = 0;
-    for (const auto& c : done) {
-      all_lanes += c.active_lanes;
-      if (c.cycle > first) lanes += c.active_lanes;
+    uint64_t from = 0, to = UINT64_MAX;
+    double all_lanes = 0;
+    for (uint32_t t = 0; t < config_.td_count(); ++t) {
+      if (first[t] == UINT64_MAX) continue;  // a TD given nothing
+      from = std::max(from, first[t]);
+      to = std::min(to, last[t]);
     }
-    if (last == first) return all_lanes / static_cast<double>(feeder_.last_complete_cycle() + 1 - feeder_.first_accept_cycle());
-    return lanes / static_cast<double>(last - first);
+    for (const auto& c : done) all_lanes += c.active_lanes;
+    if (to == UINT64_MAX || to <= from)
+      return all_lanes / static_cast<double>(feeder_.last_complete_cycle() + 1 - feeder_.first_accept_cycle());
+    double lanes = 0;
+    for (const auto& c : done)
+      if (c.cycle > from && c.cycle <= to) lanes += c.active_lanes;
+    return lanes / static_cast<double>(to - from);
   }
 
   // NaN when the level saw no access in the window.
@@ -368,18 +381,6 @@ class Bench {
 
 namespace {
 
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
 
 std::string bytes_text(uint64_t bytes) {
   if (bytes >= (uint64_t{1} << 20) && bytes % (uint64_t{1} << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
@@ -391,8 +392,6 @@ std::string percent_text(double fraction) {
   return std::isnan(fraction) ? std::string("-") : fmt::format("{:.1f}%", 100.0 * fraction);
 }
 
-// JSON has no NaN: a rate with no accesses is null.
-std::string json_number(double value) { return std::isfinite(value) ? fmt::format("{}", value) : "null"; }
 
 }  // namespace
 
@@ -409,6 +408,7 @@ SpeedReport run_speed_benchmark(const cfg::Config& config, uint32_t waves_per_td
   Bench bench(config, options, stats, nullptr);
   SpeedReport report;
   report.chip_name = config.chip.name;
+  report.effective_config = cfg::to_yaml(config);
   report.tds = config.td_count();
   report.scoreboard = scoreboard;
   for (NodeKind kind : {NodeKind::kBox16, NodeKind::kBox32, NodeKind::kTriangle})
@@ -429,10 +429,11 @@ std::string format_speed_report(const SpeedReport& r) {
 
 std::string speed_report_json(const SpeedReport& r) {
   return fmt::format(
-      "{{\n  \"chip\": {},\n  \"tds\": {},\n  \"scoreboard\": {},\n  \"lanes\": {},\n  \"cycles\": {},\n"
+      "{{\n  \"chip\": {},\n  \"effective_config\": {},\n  \"tds\": {},\n  \"scoreboard\": {},\n  \"lanes\": {},\n"
+      "  \"cycles\": {},\n"
       "  \"model_wall_s\": {},\n  \"model_lane_tests_per_s\": {},\n  \"reference_wall_s\": {},\n"
       "  \"reference_lane_tests_per_s\": {},\n  \"model_to_reference\": {}\n}}\n",
-      json_string(r.chip_name), r.tds, r.scoreboard, r.lanes, r.cycles, r.model_wall_s, r.model_lanes_per_s(),
+      json_string(r.chip_name), json_string(r.effective_config), r.tds, r.scoreboard, r.lanes, r.cycles, r.model_wall_s, r.model_lanes_per_s(),
       r.reference_wall_s, r.reference_lanes_per_s(), r.model_lanes_per_s() / r.reference_lanes_per_s());
 }
 
@@ -442,6 +443,7 @@ MicrobenchReport run_microbenchmarks(const cfg::Config& config, const Microbench
   MicrobenchReport report;
   report.chip_name = config.chip.name;
   report.config_source = config.source;
+  report.effective_config = cfg::to_yaml(config);
   report.tds = config.td_count();
   report.clock_mhz = config.chip.clock_mhz;
   Bench bench(config, options, stats, vcd);
@@ -497,8 +499,9 @@ std::string format_report(const MicrobenchReport& r) {
 
 std::string report_json(const MicrobenchReport& r) {
   std::string out = "{\n";
-  out += fmt::format("  \"chip\": {},\n  \"config\": {},\n  \"tds\": {},\n  \"clock_mhz\": {},\n",
-                     json_string(r.chip_name), json_string(r.config_source), r.tds, r.clock_mhz);
+  out += fmt::format("  \"chip\": {},\n  \"config\": {},\n  \"effective_config\": {},\n  \"tds\": {},\n",
+                     json_string(r.chip_name), json_string(r.config_source), json_string(r.effective_config), r.tds);
+  out += fmt::format("  \"clock_mhz\": {},\n", r.clock_mhz);
   // Rate keys: box_* (FP16 nodes, the headline), box32_* (FP32 nodes), tri_*.
   const struct {
     const char* phase;

@@ -58,6 +58,7 @@ struct BandwidthResult {
 
 struct MicrobenchReport {
   std::string chip_name, config_source;
+  std::string effective_config;  // cfg::to_yaml of what ran
   uint32_t tds = 0;
   double clock_mhz = 0;
   std::vector<RateResult> rates;
@@ -77,6 +78,7 @@ struct MicrobenchReport {
 // the golden reference's on the very same lanes and memory.
 struct SpeedReport {
   std::string chip_name;
+  std::string effective_config;  // cfg::to_yaml of what ran
   uint32_t tds = 0;
   bool scoreboard = true;
   uint64_t lanes = 0;            // lanes through the datapath (box nodes + triangles)

@@ -1,13 +1,29 @@
 #include "tb/wave_feeder.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 namespace td::tb {
 
 WaveFeeder::WaveFeeder(size_t td_count, const MemoryImage& memory) : queues_(td_count), memory_(&memory) {}
 
+namespace {
+
+// A SIMD issues wave32 or wave64 instructions; anything else is a testbench
+// bug, stopped here rather than inside the model.
+void check_wave_size(const WaveInstr& instr) {
+  if (instr.lanes.empty() || instr.lanes.size() > WaveInstr::kMaxLanes)
+    throw std::invalid_argument(fmt::format("wave instruction with {} lanes (must be 1 to {})", instr.lanes.size(),
+                                            WaveInstr::kMaxLanes));
+}
+
+}  // namespace
+
 uint64_t WaveFeeder::push(uint32_t td_index, WaveInstr instr) {
+  check_wave_size(instr);
   instr.id = next_id_++;
   const uint64_t id = instr.id;
   queues_.at(td_index).push_back(std::move(instr));
@@ -21,6 +37,7 @@ bool WaveFeeder::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out) {
     if (!generator_) return false;
     WaveInstr made;
     if (!generator_(td_index, made)) return false;
+    check_wave_size(made);
     made.id = next_id_++;
     out = made;
     in_flight_.emplace(made.id, std::move(made));
@@ -46,7 +63,7 @@ void WaveFeeder::wave_completed(uint32_t td_index, WaveResult&& result) {
   last_complete_ = std::max(last_complete_, result.complete_cycle);
   uint32_t active = 0;
   for (const LaneResult& lane : result.lanes) active += lane.written ? 1 : 0;
-  completions_.push_back(Returned{result.complete_cycle, active});
+  completions_.push_back(Returned{td_index, result.complete_cycle, active});
   if (completion_) completion_(td_index, it->second, result);
   in_flight_.erase(it);
 }

@@ -50,6 +50,7 @@ class WaveFeeder : public timing::WaveClient {
   // Every instruction returned since reset_window(): when, and how many of
   // its lanes were active (for throughput over a steady-state window).
   struct Returned {
+    uint32_t td_index = 0;
     uint64_t cycle = 0;
     uint32_t active_lanes = 0;
   };

@@ -13,7 +13,7 @@ void Chip::ClientTap::wave_completed(uint32_t td_index, WaveResult&& result) {
   // A returned result may let the client issue more (a traversal shader's
   // next step): every TD waiting for work asks again.
   for (timing::Td* t : chip_.tds_)
-    if (t->due_cycle() == UINT64_MAX) t->wake();
+    if (t->waiting_for_work()) t->wake();
 }
 
 Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::WaveClient& client,

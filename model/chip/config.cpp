@@ -27,6 +27,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/sim/int_math.h"
+
 namespace td::cfg {
 
 namespace {
@@ -47,8 +49,6 @@ std::string compose(const std::string& file, int line, int column, const std::st
   if (key.empty()) return fmt::format("{}: {}", where(file, line, column), message);
   return fmt::format("{}: {}: {}", where(file, line, column), key, message);
 }
-
-bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 std::string join_path(const std::string& path, std::string_view key) {
   return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
@@ -178,7 +178,7 @@ class ConfigReader {
     if (ec != std::errc() || end != text.data() + text.size()) wrong();
     if (value < min) fail(located.mark, key, fmt::format("must be >= {} (got {})", min, value));
     if (value > max) fail(located.mark, key, fmt::format("must be <= {} (got {})", max, value));
-    if (power_of_two && !is_power_of_two(value)) {
+    if (power_of_two && !sim::is_power_of_two(value)) {
       fail(located.mark, key, fmt::format("must be a power of two (got {})", value));
     }
     return static_cast<uint32_t>(value);
@@ -437,7 +437,7 @@ const Section<CacheConfig>& cache_section() {
                  fmt::format("must be a whole number of sets ({} KiB is not a multiple of {} ways x {} B = {} B)",
                              c.size_kib, c.ways, c.line_bytes, set_bytes));
         }
-        if (!is_power_of_two(size / set_bytes)) {
+        if (!sim::is_power_of_two(size / set_bytes)) {
           r.fail(nodes.mark_of("size_kib"), key,
                  fmt::format("must give a power-of-two number of sets ({} KiB / ({} ways x {} B) = {} sets)",
                              c.size_kib, c.ways, c.line_bytes, size / set_bytes));
@@ -464,6 +464,57 @@ const Section<DramConfig>& dram_section() {
   return section;
 }
 
+// Each cache must be able to take the largest request its requester makes:
+// all the MSHRs that request's missing lines need at once, and that many
+// lines. (A request that can never be accepted would stall the model for
+// ever, so it is a configuration error, named here, not a run-time one.)
+struct LineDemand {
+  const char* path;                 // "l0", "l1", "l2.slice"
+  const CacheConfig* cache;
+  uint32_t lines;                   // lines the largest request spans
+  std::string why;
+};
+
+std::vector<LineDemand> line_demands(const Config& c) {
+  const auto lines_of = [](uint32_t bytes, uint32_t line) { return std::max(1u, bytes / line); };
+  // A 128-byte FP32 box node starts on any 64-byte boundary: it can span
+  // two lines of any size, or 128 / line lines when lines are smaller.
+  const uint32_t node_lines = std::max(2u, 128 / c.l0.line_bytes);
+  const uint32_t l1_lines = lines_of(c.l0.line_bytes, c.l1.line_bytes);
+  // L2 slices interleave by line: one L1 line's L2 lines spread over them.
+  const uint32_t l2_lines = (lines_of(c.l1.line_bytes, c.l2.slice.line_bytes) + c.l2.slices - 1) / c.l2.slices;
+  return {
+      {"l0", &c.l0, node_lines,
+       fmt::format("a 128-byte FP32 box node can span {} lines of {} B", node_lines, c.l0.line_bytes)},
+      {"l1", &c.l1, l1_lines,
+       fmt::format("an L0 fill of {} B spans {} lines of {} B", c.l0.line_bytes, l1_lines, c.l1.line_bytes)},
+      {"l2.slice", &c.l2.slice, l2_lines,
+       fmt::format("an L1 fill of {} B needs {} lines of {} B in one slice", c.l1.line_bytes, l2_lines,
+                   c.l2.slice.line_bytes)},
+  };
+}
+
+YAML::Mark nested_mark(const SectionNodes& nodes, const std::string& path, const char* key) {
+  const size_t dot = path.find('.');
+  YAML::Node node = nodes.values[0].node;
+  for (size_t i = 0; i < nodes.keys.size(); ++i)
+    if (path.substr(0, dot) == nodes.keys[i]) node = nodes.values[i].node;
+  if (dot != std::string::npos) node = node[path.substr(dot + 1)];
+  return node[key] ? node[key].Mark() : node.Mark();
+}
+
+void check_line_demands(const ConfigReader& r, const SectionNodes& nodes, const Config& c) {
+  for (const LineDemand& d : line_demands(c)) {
+    if (d.cache->mshrs < d.lines)
+      r.fail(nested_mark(nodes, d.path, "mshrs"), std::string(d.path) + ".mshrs",
+             fmt::format("must be >= {}: {} (got {})", d.lines, d.why, d.cache->mshrs));
+    const uint64_t cache_lines = uint64_t{d.cache->size_kib} * 1024 / d.cache->line_bytes;
+    if (cache_lines < d.lines)
+      r.fail(nested_mark(nodes, d.path, "size_kib"), std::string(d.path) + ".size_kib",
+             fmt::format("must hold at least {} lines: {} (holds {})", d.lines, d.why, cache_lines));
+  }
+}
+
 const Section<Config>& config_section() {
   static const Section<Config> section{{
       group("chip", &Config::chip, chip_section()),
@@ -472,7 +523,7 @@ const Section<Config>& config_section() {
       group("l1", &Config::l1, cache_section()),
       group("l2", &Config::l2, l2_section()),
       group("dram", &Config::dram, dram_section()),
-  }, {}};
+  }, check_line_demands};
   return section;
 }
 

@@ -5,22 +5,16 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/sim/int_math.h"
+
 namespace td::mem {
 namespace {
-
-bool is_power_of_two(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
-uint32_t log2_exact(uint64_t x) {
-  uint32_t shift = 0;
-  while ((uint64_t{1} << shift) < x) ++shift;
-  return shift;
-}
 
 // Checked before any stat is registered, so a rejected geometry leaves the
 // registry untouched.
 const CacheGeometry& validated(const CacheGeometry& g) {
   auto fail = [](const std::string& what) { throw std::invalid_argument("cache geometry: " + what); };
-  if (g.line_bytes < 16 || !is_power_of_two(g.line_bytes))
+  if (g.line_bytes < 16 || !sim::is_power_of_two(g.line_bytes))
     fail(fmt::format("line_bytes must be a power of two >= 16 (got {})", g.line_bytes));
   if (g.ways < 1) fail(fmt::format("ways must be >= 1 (got {})", g.ways));
   if (g.mshrs < 1) fail(fmt::format("mshrs must be >= 1 (got {})", g.mshrs));
@@ -30,7 +24,7 @@ const CacheGeometry& validated(const CacheGeometry& g) {
     fail(fmt::format("size_bytes ({}) must be a multiple of ways * line_bytes ({} * {} = {})", g.size_bytes, g.ways,
                      g.line_bytes, set_bytes));
   const uint64_t sets = g.size_bytes / set_bytes;
-  if (!is_power_of_two(sets) || sets > UINT32_MAX)
+  if (!sim::is_power_of_two(sets) || sets > UINT32_MAX)
     fail(fmt::format("sets = size_bytes / (ways * line_bytes) = {} / {} = {} must be a power of two >= 1",
                      g.size_bytes, set_bytes, sets));
   return g;
@@ -45,10 +39,10 @@ Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup
     : geometry_(validated(geometry)),
       next_(next),
       sets_(static_cast<uint32_t>(geometry.size_bytes / (uint64_t{geometry.ways} * geometry.line_bytes))),
-      line_shift_(log2_exact(geometry.line_bytes)),
+      line_shift_(sim::log2_ceil(geometry.line_bytes)),
       set_mask_(sets_ - 1),
       interleave_(interleave),
-      interleave_shift_(is_power_of_two(interleave) ? static_cast<int>(log2_exact(interleave)) : -1),
+      interleave_shift_(sim::is_power_of_two(interleave) ? static_cast<int>(sim::log2_ceil(interleave)) : -1),
       capacity_lines_(uint64_t{sets_} * geometry.ways),
       lines_(capacity_lines_),
       mshr_release_(geometry.mshrs, 0),
@@ -149,7 +143,7 @@ MemResponse Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, ui
     way.valid = true;
     way.fill_cycle = fill;
     way.last_use = ++use_stamp_;
-    result.cycle = std::max(result.cycle, fill + hit_latency);
+    result.cycle = std::max(result.cycle, fill);
   }
   bytes_.add(bytes);
   return result;
@@ -170,7 +164,7 @@ void Cache::serve_present(Line& line, uint64_t start, MemResponse& result) {
     ++misses_;
     ++merged_;
     result.hit = false;
-    result.cycle = std::max(result.cycle, line.fill_cycle + geometry_.hit_latency_cycles);
+    result.cycle = std::max(result.cycle, line.fill_cycle);
   }
 }
 
@@ -232,7 +226,7 @@ uint32_t validated_slices(uint32_t slices) {
 
 SlicedCache::SlicedCache(uint32_t slices, const CacheGeometry& slice_geometry, MemLevel& next,
                          const sim::StatGroup& stats)
-    : line_bytes_(slice_geometry.line_bytes), line_shift_(log2_exact(slice_geometry.line_bytes)) {
+    : line_bytes_(slice_geometry.line_bytes), line_shift_(sim::log2_ceil(slice_geometry.line_bytes)) {
   slices_.reserve(validated_slices(slices));
   for (uint32_t i = 0; i < slices; ++i) {
     // Private constructor: std::make_unique cannot reach it.

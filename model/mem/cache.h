@@ -34,11 +34,13 @@ class Cache final : public MemLevel {
   //  - per line: hit (valid, data present by `start`): ready at
   //    start + hit_latency; hit on a line still being filled (MSHR merge,
   //    counted in `misses` and `merged`, no MSHR, nothing sent to `next`):
-  //    ready at the fill cycle + hit_latency, the same cycle as the miss it
-  //    joins; miss: an MSHR is taken (busy from `start` until the fill) and
-  //    the line requested from `next` at start + hit_latency (tag check),
-  //    retried at next's retry cycle until accepted; the fill cycle is
-  //    next's answer, the line is ready at fill + hit_latency. The victim is
+  //    ready at the fill cycle, the same cycle as the miss it joins; miss:
+  //    an MSHR is taken (busy from `start` until the fill) and the line
+  //    requested from `next` at start + hit_latency (the lookup that
+  //    missed), retried at next's retry cycle until accepted; the fill
+  //    cycle is next's answer and the data goes on to the requester as it
+  //    arrives: ready at the fill. (So a miss served by the next level's hit
+  //    costs this level's latency plus that level's, once each.) The victim is
   //    an invalid way, else the least recently used one (even if its own
   //    fill is still in flight: that MSHR stays busy until it lands);
   //  - the request is ready when its last line and its port transfer are:

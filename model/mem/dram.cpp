@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "model/sim/int_math.h"
+
 namespace td::mem {
 namespace {
 
@@ -19,12 +21,6 @@ const DramTiming& validated(const DramTiming& t) {
   if (!(t.bytes_per_clock_per_channel > 0) || !std::isfinite(t.bytes_per_clock_per_channel))
     fail(fmt::format("bytes_per_clock_per_channel must be finite and > 0 (got {})", t.bytes_per_clock_per_channel));
   return t;
-}
-
-uint32_t log2_exact(uint32_t x) {
-  uint32_t shift = 0;
-  while ((uint32_t{1} << shift) < x) ++shift;
-  return shift;
 }
 
 // The first whole cycle at or after `t`. A value within a relative 1e-12 of
@@ -41,7 +37,7 @@ uint64_t ceil_cycle(double t) {
 
 Dram::Dram(const DramTiming& timing, const sim::StatGroup& stats)
     : timing_(validated(timing)),
-      interleave_shift_(log2_exact(timing.interleave_bytes)),
+      interleave_shift_(sim::log2_ceil(timing.interleave_bytes)),
       channels_(timing.channels),
       requests_(stats.counter("requests", "requests", "requests served")),
       bytes_(stats.counter("bytes", "bytes", "bytes transferred")) {}

@@ -25,7 +25,7 @@ class Dram final : public MemLevel {
   Dram(const DramTiming& timing, const sim::StatGroup& stats);
   // Never rejects (DRAM queues are modelled by bandwidth alone).
   MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle) override;
-  // Frees every channel (cycles restart from 0 in the next batch, as for Cache).
+  // Frees every channel (between independent batches, as Cache::invalidate).
   void invalidate() override;
 
  private:

@@ -25,8 +25,10 @@ class MemLevel {
  public:
   virtual ~MemLevel() = default;
   // `bytes` at `address` (the range may span several lines), requested at
-  // `cycle`. Requests must come in non-decreasing `cycle` order per level
-  // within the tolerance of the levels above it (see docs/timing-model.md).
+  // `cycle`. A level serves requests in the order they are made; one that
+  // arrives with an earlier `cycle` than one already served (a miss from a
+  // slower path) queues behind it — a known approximation, see
+  // docs/timing-model.md "Memory".
   virtual MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle) = 0;
   // Drops all cached lines and pending state (between independent batches).
   virtual void invalidate() = 0;

@@ -6,67 +6,13 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "model/sim/json.h"
+
 namespace td::sim {
 
 namespace {
 
-// Length of the well-formed UTF-8 sequence starting at text[i] (Unicode
-// table 3-7: no overlong forms, no surrogates), or 0 if it is not one.
-std::size_t utf8_length(const std::string& text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u; };
-  const unsigned lead = byte(0);
-  std::size_t length = 0;
-  unsigned lo = 0x80, hi = 0xbf;  // range of the second byte
-  if (lead >= 0xc2 && lead <= 0xdf) {
-    length = 2;
-  } else if (lead >= 0xe0 && lead <= 0xef) {
-    length = 3;
-    if (lead == 0xe0) lo = 0xa0;
-    if (lead == 0xed) hi = 0x9f;
-  } else if (lead >= 0xf0 && lead <= 0xf4) {
-    length = 4;
-    if (lead == 0xf0) lo = 0x90;
-    if (lead == 0xf4) hi = 0x8f;
-  } else {
-    return 0;
-  }
-  if (byte(1) < lo || byte(1) > hi) return 0;
-  for (std::size_t k = 2; k < length; ++k) {
-    if (byte(k) < 0x80 || byte(k) > 0xbf) return 0;
-  }
-  return length;
-}
 
-// JSON text must be UTF-8 without raw control characters: those are escaped,
-// and a byte that is not UTF-8 becomes U+FFFD.
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (byte < 0x20) {
-      out += fmt::format("\\u{:04x}", byte);
-    } else if (byte < 0x80) {
-      out += c;
-    } else if (const std::size_t length = utf8_length(text, i); length != 0) {
-      out.append(text, i, length);
-      i += length - 1;
-    } else {
-      out += "\\ufffd";
-    }
-  }
-  return out + "\"";
-}
-
-// JSON has no NaN or infinity: a formula dividing by a zero counter reports null.
-std::string json_double(double value) { return std::isfinite(value) ? fmt::format("{}", value) : "null"; }
 
 // RFC 4180: a field holding a separator, quote or line break is quoted, quotes doubled.
 std::string csv_field(const std::string& text) {
@@ -109,7 +55,7 @@ std::string json_uint_array(const std::vector<uint64_t>& values) {
 
 std::string json_histogram(const Histogram& h) {
   return fmt::format(R"({{"count": {}, "sum": {}, "min": {}, "max": {}, "mean": {}, "bounds": {}, "buckets": {}}})",
-                     h.count(), h.sum(), h.min(), h.max(), json_double(h.mean()), json_uint_array(h.bounds()),
+                     h.count(), h.sum(), h.min(), h.max(), json_number(h.mean()), json_uint_array(h.bounds()),
                      json_uint_array(h.buckets()));
 }
 
@@ -214,7 +160,7 @@ std::string StatsRegistry::to_json() const {
     switch (entry.kind) {
       case Kind::kCounter: value = std::to_string(entry.counter->value()); break;
       case Kind::kHistogram: value = json_histogram(*entry.histogram); break;
-      case Kind::kFormula: value = json_double(entry.compute()); break;
+      case Kind::kFormula: value = json_number(entry.compute()); break;
     }
     out += fmt::format(R"({}    {}: {{"unit": {}, "description": {}, "value": {}}})", separator,
                        json_string(entry.name), json_string(entry.unit), json_string(entry.description), value);

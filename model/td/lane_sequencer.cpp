@@ -6,7 +6,7 @@ LaneSequencer::LaneSequencer(sc_core::sc_module_name name, WaveBuffer& waves, si
                              sim::Channel<LaneDone>& no_fetch_out, TdStats& stats)
     : sc_module(name), waves_(waves), fetch_out_(fetch_out), no_fetch_out_(no_fetch_out), stats_(stats) {}
 
-WaveSlot* LaneSequencer::next_lane_slot() {
+WaveSlot* LaneSequencer::next_lane_slot(uint64_t cycle) {
   while (waves_.has_unsequenced()) {
     WaveSlot& slot = waves_.slot(waves_.sequencing_slot());
     while (!slot.sequenced() && slot.plans[slot.next_lane].outcome == LaneOutcome::kInactive) {
@@ -14,6 +14,7 @@ WaveSlot* LaneSequencer::next_lane_slot() {
       ++stats_.inactive_lanes;
     }
     if (!slot.sequenced()) return &slot;
+    slot.sequenced_cycle = cycle;
     waves_.advance_sequencing();
   }
   return nullptr;
@@ -46,7 +47,7 @@ void LaneSequencer::count_outcome(LaneOutcome outcome) {
 
 void LaneSequencer::tick(uint64_t cycle) {
   issued_ = stalled_ = false;
-  WaveSlot* slot = next_lane_slot();
+  WaveSlot* slot = next_lane_slot(cycle);
   if (!slot) return;
   const uint32_t lane = slot->next_lane;
   const ref::LanePlan& plan = slot->plans[lane];
@@ -70,7 +71,7 @@ void LaneSequencer::tick(uint64_t cycle) {
   issued_ = true;
   last_lane_ = lane;
   last_wave_ = slot->instr.id;
-  next_lane_slot();  // skip a trailing run of inactive lanes now: they are free
+  next_lane_slot(cycle);  // skip a trailing run of inactive lanes now: they are free
 }
 
 }  // namespace td::timing

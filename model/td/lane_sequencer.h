@@ -35,7 +35,7 @@ class LaneSequencer : public sc_core::sc_module {
  private:
   // Skips inactive lanes (free) and fully sequenced instructions; returns
   // the slot holding the next lane to issue, or nullptr.
-  WaveSlot* next_lane_slot();
+  WaveSlot* next_lane_slot(uint64_t cycle);
   sim::Channel<LaneDone>* output_for(const ref::LanePlan& plan);
   void count_outcome(LaneOutcome outcome);
 

@@ -41,7 +41,7 @@ void NodeFetch::tick(uint64_t cycle) {
   last_hit_ = response.hit;
   last_address_ = plan.address;
   stats_.lane_fetch_latency.sample(response.cycle - cycle);
-  insert(FetchedLane{in_.pop(), response.cycle, sequence_++, response.hit});
+  insert(FetchedLane{in_.pop(), response.cycle});
 }
 
 FetchedLane NodeFetch::take() {

@@ -45,8 +45,9 @@ class NodeFetch : public sc_core::sc_module {
   bool stalled_full() const { return stalled_full_; }
 
  private:
-  // Places a fetched lane in (ready_cycle, sequence) order. Fills mostly
-  // arrive in request order, so the walk from the back is usually one step.
+  // Places a fetched lane after every lane ready no later than it (so equal
+  // ready cycles keep fetch order). Fills mostly arrive in request order:
+  // the walk from the back is usually one step.
   void insert(FetchedLane&& lane);
 
   sim::Channel<LaneJob>& in_;
@@ -54,8 +55,7 @@ class NodeFetch : public sc_core::sc_module {
   mem::MemLevel& l0_;
   TdStats& stats_;
   size_t entries_;
-  std::deque<FetchedLane> buffer_;  // ordered by (ready_cycle, sequence)
-  uint64_t sequence_ = 0;
+  std::deque<FetchedLane> buffer_;  // ordered by ready cycle, then fetch order
   uint64_t retry_cycle_ = 0;  // L0 refused: no request before this cycle
   bool requested_ = false, last_hit_ = false, stalled_memory_ = false, stalled_full_ = false;
   uint64_t last_address_ = 0;

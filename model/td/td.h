@@ -51,6 +51,8 @@ class Td : public sc_core::sc_module {
   uint64_t due_cycle() const { return due_cycle_; }
   // The wave client may have an instruction for this TD: due at once.
   void wake();
+  // The client said it had nothing for this TD, and nothing woke it since.
+  bool waiting_for_work() const { return !client_may_have_work_; }
   // Back to the state after reset (nothing in flight).
   void reset();
   // No instruction in the TD.

@@ -23,12 +23,11 @@ struct LaneJob {
   uint32_t lane = 0;  // lane index within the wave
 };
 
-// A lane whose node fetch was accepted by L0: waits in the return buffer.
+// A lane whose node fetch was accepted by L0: waits in the return buffer
+// (kept in ready order; equal ready cycles in fetch order).
 struct FetchedLane {
   LaneJob job;
   uint64_t ready_cycle = 0;  // node bytes available from this cycle
-  uint64_t sequence = 0;     // fetch order: breaks ties between equal ready cycles
-  bool l0_hit = false;
 };
 
 // Box stage -> sort stage: the tests' outcome and the child pointers the

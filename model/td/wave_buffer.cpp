@@ -1,10 +1,12 @@
 #include "model/td/wave_buffer.h"
 
+#include <cassert>
 #include <utility>
 
 namespace td::timing {
 
 uint32_t WaveBuffer::accept(WaveInstr&& instr, uint64_t cycle) {
+  assert(!full() && !instr.lanes.empty() && instr.lanes.size() <= WaveInstr::kMaxLanes);
   const uint32_t index = wrap(head_ + count_);
   WaveSlot& s = slots_[index];
   s.instr = std::move(instr);
@@ -19,6 +21,7 @@ uint32_t WaveBuffer::accept(WaveInstr&& instr, uint64_t cycle) {
   s.lanes_written = 0;
   s.next_lane = 0;
   s.accept_cycle = cycle;
+  s.sequenced_cycle = 0;
   s.done_cycle = 0;
   ++count_;
   return index;

@@ -20,6 +20,7 @@ struct WaveSlot {
   uint32_t lanes_written = 0;
   uint32_t next_lane = 0;       // sequencer position
   uint64_t accept_cycle = 0;
+  uint64_t sequenced_cycle = 0; // the sequencer passed its last lane
   uint64_t done_cycle = 0;      // last write + return latency, once all written
 
   bool sequenced() const { return next_lane >= instr.lanes.size(); }

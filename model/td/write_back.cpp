@@ -25,17 +25,19 @@ void WriteBack::write(const LaneDone& done, uint64_t cycle) {
   if (slot.written() && slot.sequenced()) slot.done_cycle = cycle + return_latency_;
 }
 
+// One write port per source: each delivers at most one lane a clock (its
+// producer issues at most one a clock into a fixed-latency pipe).
 void WriteBack::drain(sim::Channel<LaneDone>& port, uint64_t cycle) {
-  while (port.can_pop(cycle)) write(port.pop(), cycle);
+  if (port.can_pop(cycle)) write(port.pop(), cycle);
 }
 
 void WriteBack::retire(uint64_t cycle) {
   while (!waves_.empty()) {
     WaveSlot& oldest = waves_.oldest();
     if (!oldest.sequenced() || !oldest.written()) return;
-    // An instruction with no lane to write (all inactive) is done once the
-    // sequencer has passed it.
-    if (oldest.lanes_to_write == 0 && oldest.done_cycle == 0) oldest.done_cycle = cycle + return_latency_;
+    // An instruction with no lane to write (all inactive) is done from the
+    // clock the sequencer passed it, like one whose last lane was written then.
+    if (oldest.lanes_to_write == 0) oldest.done_cycle = oldest.sequenced_cycle + return_latency_;
     if (oldest.done_cycle > cycle) return;
     WaveResult result;
     result.id = oldest.instr.id;
@@ -63,7 +65,7 @@ uint64_t WriteBack::next_retire_cycle() const {
   if (waves_.empty()) return UINT64_MAX;
   const WaveSlot& oldest = waves_.slot(waves_.head());
   if (!oldest.sequenced() || !oldest.written()) return UINT64_MAX;
-  return oldest.done_cycle;  // 0 (all-inactive, not yet stamped): at once
+  return oldest.lanes_to_write == 0 ? oldest.sequenced_cycle + return_latency_ : oldest.done_cycle;
 }
 
 }  // namespace td::timing

@@ -204,6 +204,20 @@ TEST_F(Cli, SameConfigAndSeedGiveIdenticalStatsAndTraces) {
   EXPECT_EQ(outputs[0], outputs[1]);
 }
 
+TEST_F(Cli, TracingDoesNotChangeTheSimulation) {
+  std::string stats[2];
+  for (int traced = 0; traced < 2; ++traced) {
+    const fs::path file = dir_ / ("stats" + std::to_string(traced) + ".json");
+    const std::string trace = traced ? " --trace " + (dir_ / "t.vcd").string() : "";
+    const RunResult result =
+        run_tdsim("peak --config " + kSmallConfig + " --waves 4 --bandwidth-waves 4 --stats " + file.string() + trace);
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    stats[traced] = read_file(file);
+  }
+  EXPECT_GT(stats[0].size(), 1000u);
+  EXPECT_EQ(stats[0], stats[1]);
+}
+
 TEST_F(Cli, TraceIsReadByGtkwaveToolsWithNamedTdSignals) {
   if (!fs::exists("/usr/bin/vcd2fst") || !fs::exists("/usr/bin/fst2vcd"))
     GTEST_SKIP() << "gtkwave's vcd2fst/fst2vcd not installed (scripts/bootstrap installs gtkwave)";

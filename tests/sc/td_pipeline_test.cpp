@@ -150,6 +150,64 @@ TEST(TdPipeline, MemoryStallsWhenMshrsRunOutWithoutLoss) {
   EXPECT_GT(h.td_stat("l0.misses"), 0);
 }
 
+TEST(TdPipeline, InactiveLanesBeforeTheOnlyActiveOneCostNothing) {
+  // One active lane at index 0, then one at index 63 behind 63 inactive
+  // ones: the same latency, from the same warm L0.
+  Harness h(small_config());
+  h.write_nodes(1);
+  std::vector<uint64_t> latency;
+  h.feeder.set_completion([&](uint32_t, const WaveInstr&, const WaveResult& r) {
+    latency.push_back(r.complete_cycle - r.accept_cycle);
+  });
+  for (uint32_t active : {0u, 0u, 63u}) {  // the first run warms the L0
+    WaveInstr instr = mixed_wave(64, 0, 1);
+    for (uint32_t l = 0; l < 64; ++l) {
+      instr.lanes[l].node_ptr = NodePtr::make(Harness::box32_unit(0), NodeType::kBox32).raw;
+      instr.lanes[l].exec = l == active;
+    }
+    h.feeder.push(0, std::move(instr));
+    h.run();
+  }
+  ASSERT_EQ(latency.size(), 3u);
+  EXPECT_EQ(latency[2], latency[1]);
+  expect_all_returned_correctly(h, 3);
+}
+
+TEST(TdPipeline, AllInactiveInstructionReturnsAfterTheReturnLatencyOnly) {
+  cfg::Config config = small_config();
+  config.td.return_latency_cycles = 50;
+  Harness h(config);
+  h.write_nodes(1);
+  uint64_t latency = 0;
+  h.feeder.set_completion([&](uint32_t, const WaveInstr&, const WaveResult& r) {
+    latency = r.complete_cycle - r.accept_cycle;
+  });
+  WaveInstr instr = mixed_wave(64, 0, 1);
+  for (LaneInput& lane : instr.lanes) lane.exec = false;
+  h.feeder.push(0, std::move(instr));
+  h.run();
+  // Accepted, passed over by the sequencer the next clock, back after the
+  // return latency: nothing else in between.
+  EXPECT_EQ(latency, 1u + config.td.return_latency_cycles);
+}
+
+TEST(TdPipeline, ClientMayIssueFromItsCompletionHandler) {
+  // A traversal shader issues its next step when a result returns; the TD,
+  // which found nothing to do in between, must take it.
+  Harness h(small_config());
+  h.write_nodes(8);
+  int issued = 1;
+  h.feeder.set_completion([&](uint32_t td, const WaveInstr&, const WaveResult&) {
+    if (issued < 5) {
+      h.feeder.push(td, mixed_wave(32, static_cast<uint32_t>(issued), 8));
+      ++issued;
+    }
+  });
+  h.feeder.push(1, mixed_wave(32, 0, 8));
+  h.run();
+  expect_all_returned_correctly(h, 5);
+}
+
 TEST(TdPipeline, SameInputsGiveTheSameCyclesAndResults) {
   // Two chips cannot be elaborated in one process; run the same program twice
   // on one chip from cold caches and compare what it measured.

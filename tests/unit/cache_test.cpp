@@ -127,7 +127,7 @@ TEST_F(CacheTest, ColdMissFetchesLineThenHitsAtHitLatency) {
   EXPECT_EQ(next.calls[0].address, 0x1000u);  // the whole line
   EXPECT_EQ(next.calls[0].bytes, g.line_bytes);
   EXPECT_EQ(next.calls[0].cycle, t0 + hl);  // after the tag check
-  EXPECT_EQ(miss.cycle, t0 + hl + next_latency + hl);
+  EXPECT_EQ(miss.cycle, t0 + hl + next_latency);  // the fill goes straight on
 
   const uint64_t t1 = 200;
   const MemResponse hit = cache.access(0x1000, 64, t1);
@@ -173,7 +173,7 @@ TEST_F(CacheTest, MissToLineInFlightMergesIntoOneFill) {
 
   const MemResponse first = cache.access(0x400, 32, 0);
   const uint64_t fill = 0 + hl + next_latency;
-  EXPECT_EQ(first.cycle, fill + hl);
+  EXPECT_EQ(first.cycle, fill);
   const MemResponse second = cache.access(0x400 + 32, 32, 5);  // fill still in flight
   ASSERT_TRUE(second.accepted);
   EXPECT_FALSE(second.hit);
@@ -229,7 +229,7 @@ TEST_F(CacheTest, FullMshrsRejectWithRetryCycleAndNoStateChange) {
   ASSERT_EQ(next.calls.size(), 4u);
   EXPECT_EQ(next.calls[3].address, 0x30c0u);
   EXPECT_EQ(next.calls[3].cycle, first_release + hl);
-  EXPECT_EQ(retried.cycle, first_release + hl + next_latency + hl);
+  EXPECT_EQ(retried.cycle, first_release + hl + next_latency);
 }
 
 TEST_F(CacheTest, RejectedRequestLeavesLruUntouched) {
@@ -332,7 +332,7 @@ TEST_F(CacheTest, RequestOverlappingSeveralLinesTouchesEach) {
   ASSERT_EQ(next.calls.size(), 2u);
   EXPECT_EQ(next.calls[0].address, 0x2000u);
   EXPECT_EQ(next.calls[1].address, 0x2040u);
-  EXPECT_EQ(aligned.cycle, hl + next_latency + hl);
+  EXPECT_EQ(aligned.cycle, hl + next_latency);
   EXPECT_EQ(stat("misses"), 2u);
 
   // 128 bytes not aligned to a line cover three lines.
@@ -362,7 +362,7 @@ TEST_F(CacheTest, RejectionBelowIsRetriedAtTheGivenCycle) {
   EXPECT_EQ(next.calls[1].cycle, hl + retry_delay);
   EXPECT_EQ(next.calls[2].cycle, hl + 2 * retry_delay);
   const uint64_t fill = hl + 2 * retry_delay + next_latency;
-  EXPECT_EQ(r.cycle, fill + hl);
+  EXPECT_EQ(r.cycle, fill);
   EXPECT_EQ(cache.mshrs_in_use(fill - 1), 1u);
   EXPECT_EQ(cache.mshrs_in_use(fill), 0u);
 }
@@ -438,7 +438,7 @@ TEST_F(SlicedCacheTest, RequestSpanningSlicesIsSplitAndReadyAtTheLatestPart) {
   ASSERT_EQ(next.calls.size(), 2u);
   EXPECT_EQ(next.calls[0].address, 0x0u);
   EXPECT_EQ(next.calls[1].address, 0x40u);
-  EXPECT_EQ(r.cycle, hl + next_latency + hl);
+  EXPECT_EQ(r.cycle, hl + next_latency);
   EXPECT_EQ(stat(0, "misses"), 1u);
   EXPECT_EQ(stat(1, "misses"), 1u);
   EXPECT_EQ(stat(0, "bytes"), 64u);
@@ -499,7 +499,7 @@ TEST_F(SlicedCacheTest, RejectedPartRejectsTheWholeRequest) {
   const MemResponse retried = l2.access(0x0, 128, rejected.cycle);
   ASSERT_TRUE(retried.accepted);
   EXPECT_EQ(next.calls.size(), 3u);
-  EXPECT_EQ(retried.cycle, rejected.cycle + hl + next_latency + hl);
+  EXPECT_EQ(retried.cycle, rejected.cycle + hl + next_latency);
 }
 
 TEST_F(SlicedCacheTest, InvalidateClearsEverySlice) {

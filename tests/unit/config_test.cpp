@@ -412,6 +412,27 @@ TEST(ConfigError, LineBytesMustBeAPowerOfTwo) {
   EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  interleave_bytes:"), 21, "dram.interleave_bytes: must be a power of two (got 48)"));
 }
 
+TEST(ConfigError, EachCacheNeedsTheMshrsOfItsLargestRequest) {
+  // An FP32 box node (128 B) at a 64-byte boundary spans two 128-byte L0 lines.
+  std::string yaml = with_line(kValid, "  mshrs: 32", "  mshrs: 1");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  mshrs: 1"), 10,
+                               "l0.mshrs: must be >= 2: a 128-byte FP32 box node can span 2 lines of 128 B (got 1)"));
+  // 16-byte L0 lines: eight of them.
+  yaml = with_line(with_line(kValid, "  line_bytes: 128", "  line_bytes: 16"), "  mshrs: 32", "  mshrs: 4");
+  EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  mshrs: 4"), 10,
+                               "l0.mshrs: must be >= 8: a 128-byte FP32 box node can span 8 lines of 16 B (got 4)"));
+  // L1 lines smaller than the L0's: one L0 fill takes several. (The L1's
+  // keys repeat the L0's names, so they are edited after "l1:".)
+  std::string l1_small = kValid;
+  const size_t l1 = l1_small.find("l1:");
+  const size_t l1_line = l1_small.find("  line_bytes: 128", l1);
+  l1_small.replace(l1_line, 17, "  line_bytes: 32 ");
+  const size_t l1_mshrs = l1_small.find("  mshrs: 64", l1);
+  l1_small.replace(l1_mshrs, 11, "  mshrs: 2 ");
+  EXPECT_EQ(error_of(l1_small), at(line_of(l1_small, "  mshrs: 2 "), 10,
+                                   "l1.mshrs: must be >= 4: an L0 fill of 128 B spans 4 lines of 32 B (got 2)"));
+}
+
 TEST(ConfigError, CacheGeometryMustGiveWholePowerOfTwoSets) {
   // 16 KiB over 3 ways of 128 B: not a whole number of sets.
   std::string yaml = with_line(kValid, "  ways: 4", "  ways: 3");

@@ -1,0 +1,181 @@
+// The TD's stages one at a time, around fakes: the wave buffer, node fetch
+// (out-of-order fills, a full return buffer, an L0 that refuses), the
+// fixed-latency datapath stages and write-back (in-order return with the
+// return latency). Each test elaborates its own modules (its own process).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <vector>
+
+#include "model/ref/box_test.h"
+#include "model/ref/triangle_test.h"
+#include "model/sim/stats.h"
+#include "model/td/box_stage.h"
+#include "model/td/node_fetch.h"
+#include "model/td/sort_stage.h"
+#include "model/td/tri_stage.h"
+#include "model/td/wave_buffer.h"
+#include "model/td/write_back.h"
+#include "tests/sc/chip_harness.h"
+
+namespace td::timing {
+namespace {
+
+// Answers each address with a ready cycle chosen by the test; refuses
+// (MSHRs full) until `refuse_until`.
+class FakeL0 : public mem::MemLevel {
+ public:
+  std::map<uint64_t, uint64_t> latency;  // address -> cycles
+  uint64_t refuse_until = 0;
+  std::vector<uint64_t> requested_at;
+  mem::MemResponse access(uint64_t address, uint32_t, uint64_t cycle) override {
+    if (cycle < refuse_until) return {false, refuse_until, false};
+    requested_at.push_back(cycle);
+    return {true, cycle + latency.at(address), false};
+  }
+  void invalidate() override {}
+};
+
+class RecordingClient : public WaveClient {
+ public:
+  std::vector<WaveResult> returned;
+  bool next_wave(uint32_t, uint64_t, WaveInstr&) override { return false; }
+  void wave_completed(uint32_t, WaveResult&& result) override { returned.push_back(std::move(result)); }
+};
+
+// A wave of `lanes` box lanes on nodes at units 2*k (k = lane).
+WaveInstr box_wave(uint32_t lanes, uint64_t id) {
+  WaveInstr instr;
+  instr.id = id;
+  instr.descriptor = test::Harness::descriptor();
+  for (uint32_t l = 0; l < lanes; ++l)
+    instr.lanes.push_back(LaneInput::from_ray(test::test_ray(l), NodePtr::make(2 * l, NodeType::kBox32).raw));
+  return instr;
+}
+
+struct Fixture {
+  sim::StatsRegistry registry;
+  TdStats stats{sim::StatGroup(registry, "td")};
+};
+
+TEST(WaveBuffer, PlansLanesAndRetiresInOrderAcrossWrapAround) {
+  WaveBuffer buffer(2);
+  uint64_t retired_id = 0;
+  for (uint64_t id = 1; id <= 5; ++id) {
+    WaveInstr instr = box_wave(4, id);
+    instr.lanes[1].exec = false;
+    const uint32_t slot = buffer.accept(std::move(instr), id);
+    EXPECT_EQ(buffer.slot(slot).lanes_to_write, 3u);
+    EXPECT_EQ(buffer.slot(slot).plans[1].outcome, LaneOutcome::kInactive);
+    EXPECT_EQ(buffer.slot(slot).plans[0].outcome, LaneOutcome::kBoxNode);
+    EXPECT_TRUE(buffer.has_unsequenced());
+    buffer.slot(slot).next_lane = 4;
+    buffer.advance_sequencing();
+    if (buffer.full()) {
+      EXPECT_EQ(buffer.oldest().instr.id, retired_id + 1);
+      retired_id = buffer.oldest().instr.id;
+      buffer.retire_oldest();
+    }
+  }
+  EXPECT_EQ(retired_id, 4u);
+  EXPECT_EQ(buffer.count(), 1u);
+  EXPECT_FALSE(buffer.has_unsequenced());
+}
+
+TEST(NodeFetch, FillsReturnInReadyOrderNotRequestOrder) {
+  Fixture f;
+  WaveBuffer waves(1);
+  const uint32_t slot = waves.accept(box_wave(3, 1), 0);
+  sim::Channel<LaneJob> in(4);
+  FakeL0 l0;
+  // Lane 0 misses long, lane 1 short, lane 2 in between.
+  for (uint32_t l = 0; l < 3; ++l) l0.latency[waves.slot(slot).plans[l].address] = std::vector<uint64_t>{50, 5, 20}[l];
+  NodeFetch fetch("node_fetch", 8, in, waves, l0, f.stats);
+  for (uint32_t l = 0; l < 3; ++l) in.push(LaneJob{slot, l}, l);
+  std::vector<uint32_t> order;
+  for (uint64_t cycle = 1; cycle < 100 && order.size() < 3; ++cycle) {
+    fetch.tick(cycle);
+    if (fetch.has_ready(cycle)) order.push_back(fetch.take().job.lane);
+  }
+  EXPECT_EQ(order, (std::vector<uint32_t>{1, 2, 0}));
+  EXPECT_EQ(l0.requested_at, (std::vector<uint64_t>{1, 2, 3}));  // one request a clock
+}
+
+TEST(NodeFetch, FullReturnBufferAndRefusingL0Stall) {
+  Fixture f;
+  WaveBuffer waves(1);
+  const uint32_t slot = waves.accept(box_wave(3, 1), 0);
+  sim::Channel<LaneJob> in(4);
+  FakeL0 l0;
+  for (uint32_t l = 0; l < 3; ++l) l0.latency[waves.slot(slot).plans[l].address] = 10;
+  l0.refuse_until = 4;
+  NodeFetch fetch("node_fetch", 1, in, waves, l0, f.stats);
+  for (uint32_t l = 0; l < 3; ++l) in.push(LaneJob{slot, l}, 0);
+  for (uint64_t cycle = 1; cycle <= 3; ++cycle) fetch.tick(cycle);
+  EXPECT_EQ(f.stats.stall_memory.value(), 3u);  // refused at 1, then waits for 4
+  EXPECT_TRUE(l0.requested_at.empty());
+  fetch.tick(4);
+  EXPECT_EQ(l0.requested_at, (std::vector<uint64_t>{4}));
+  fetch.tick(5);  // one entry, taken: the next lane waits
+  EXPECT_EQ(f.stats.stall_return_buffer_full.value(), 1u);
+  EXPECT_TRUE(fetch.buffer_full());
+  EXPECT_FALSE(fetch.has_ready(13));
+  EXPECT_TRUE(fetch.has_ready(14));
+}
+
+TEST(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
+  test::Harness h(test::small_config());  // for the node bytes
+  h.write_nodes(1);
+  WaveBuffer waves(1);
+  WaveInstr instr = box_wave(1, 1);
+  instr.lanes.push_back(LaneInput::from_ray(test::test_ray(1), NodePtr::make(test::Harness::tri_unit(0), NodeType::kTriangle2).raw));
+  instr.lanes[0].node_ptr = NodePtr::make(test::Harness::box32_unit(0), NodeType::kBox32).raw;
+  const uint32_t slot = waves.accept(std::move(instr), 0);
+  const WaveSlot& s = waves.slot(slot);
+  BoxStage box("box_stage", 5);
+  SortStage sort("sort_stage", 2, box.out(), waves);
+  TriStage tri("tri_stage", 7);
+  NodeBytes scratch;
+  box.accept(LaneJob{slot, 0}, s.plans[0], h.memory.view(s.plans[0].address, 128, scratch.data()), s.instr.descriptor, 100);
+  tri.accept(LaneJob{slot, 1}, s.plans[1], h.memory.view(s.plans[1].address, 64, scratch.data()), s.instr.descriptor, 100);
+  for (uint64_t cycle = 101; cycle <= 104; ++cycle) sort.tick(cycle);
+  EXPECT_FALSE(box.out().can_pop(104));
+  sort.tick(105);  // box result arrives at 100 + 5
+  EXPECT_TRUE(sort.accepted());
+  EXPECT_FALSE(sort.out().can_pop(106));
+  ASSERT_TRUE(sort.out().can_pop(107));  // + 2 for the sorting network
+  EXPECT_FALSE(tri.out().can_pop(106));
+  ASSERT_TRUE(tri.out().can_pop(107));
+  const LaneResult box_result = sort.out().pop().result;
+  const LaneResult tri_result = tri.out().pop().result;
+  EXPECT_TRUE(box_result.same_value(ref::intersect(s.instr.descriptor, s.instr.lanes[0], h.memory)));
+  EXPECT_TRUE(tri_result.same_value(ref::intersect(s.instr.descriptor, s.instr.lanes[1], h.memory)));
+}
+
+TEST(WriteBack, ReturnsInAcceptanceOrderAfterTheReturnLatency) {
+  Fixture f;
+  RecordingClient client;
+  WaveBuffer waves(2);
+  const uint32_t first = waves.accept(box_wave(1, 1), 0);
+  const uint32_t second = waves.accept(box_wave(1, 2), 0);
+  waves.slot(first).next_lane = waves.slot(second).next_lane = 1;
+  waves.advance_sequencing();
+  waves.advance_sequencing();
+  sim::Channel<LaneDone> sort(2), tri(2), no_fetch(2);
+  const uint32_t kReturnLatency = 3;
+  WriteBack write_back("write_back", 0, kReturnLatency, waves, sort, tri, no_fetch, client, f.stats);
+  tri.push(LaneDone{second, 0, LaneResult::all_ones(LaneOutcome::kOutOfBounds)}, 10);  // the younger one first
+  for (uint64_t cycle = 11; cycle < 20; ++cycle) write_back.tick(cycle);
+  EXPECT_TRUE(client.returned.empty()) << "the younger instruction may not overtake";
+  sort.push(LaneDone{first, 0, LaneResult::all_ones(LaneOutcome::kOutOfBounds)}, 20);
+  for (uint64_t cycle = 21; cycle < 21 + kReturnLatency; ++cycle) write_back.tick(cycle);
+  EXPECT_TRUE(client.returned.empty());
+  write_back.tick(21 + kReturnLatency);
+  ASSERT_EQ(client.returned.size(), 2u);
+  EXPECT_EQ(client.returned[0].id, 1u);
+  EXPECT_EQ(client.returned[1].id, 2u);
+  EXPECT_EQ(client.returned[0].complete_cycle, 21u + kReturnLatency);
+}
+
+}  // namespace
+}  // namespace td::timing
