@@ -48,7 +48,7 @@ struct LatencyResult {
 };
 
 struct BandwidthResult {
-  std::string bound;              // the level the working set overflows into
+  std::string bound;              // the level the working set fits (and the one above overflows)
   uint64_t working_set_bytes = 0;
   double box_tests_per_s = 0;
   double fraction_of_peak = 0;

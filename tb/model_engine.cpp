@@ -1,5 +1,7 @@
 #include "tb/model_engine.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cstring>
 #include <map>
@@ -119,11 +121,14 @@ class ModelEngine final : public Engine {
       }
     }
     chip_->wake_all();
-    if (!chip_->run_until_idle([this] { return feeder_.done(); }, kMaxCyclesPerBatch))
-      throw std::runtime_error("timing model did not finish a batch within the cycle limit (deadlock?)");
+    if (!chip_->run_until_idle([this] { return feeder_.done(); }, kMaxQuietCycles))
+      throw std::runtime_error(fmt::format("timing model deadlock: no instruction returned in {} cycles",
+                                           kMaxQuietCycles));
   }
 
-  static constexpr uint64_t kMaxCyclesPerBatch = 100'000'000;
+  // Far beyond any one instruction's latency (every configured latency at
+  // its maximum adds up to well under this).
+  static constexpr uint64_t kMaxQuietCycles = 50'000'000;
 
   const cfg::Config config_;
   const ModelEngineOptions options_;

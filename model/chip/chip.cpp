@@ -107,6 +107,32 @@ void Chip::register_chip_stats(sim::StatsRegistry& stats) {
   const auto seconds = [cycles, clock_hz] { return static_cast<double>(cycles->value()) / clock_hz; };
   group.formula("box_tests", "tests", "ray/box tests, all TDs", box_tests);
   group.formula("tri_tests", "tests", "ray/triangle tests, all TDs", tri_tests);
+  group.formula("busy_cycles", "cycles", "TD-clocks in which a lane entered a datapath, all TDs", busy);
+  // The other TD counters, summed over the chip under the same names.
+  const struct {
+    const char* name;
+    const char* unit;
+    const sim::Counter& (*pick)(const timing::TdStats&);
+  } kSums[] = {
+      {"active_lanes", "lanes", [](const timing::TdStats& s) -> const sim::Counter& { return s.active_lanes; }},
+      {"inactive_lanes", "lanes", [](const timing::TdStats& s) -> const sim::Counter& { return s.inactive_lanes; }},
+      {"waves", "instructions", [](const timing::TdStats& s) -> const sim::Counter& { return s.waves; }},
+      {"descriptor_faults", "lanes",
+       [](const timing::TdStats& s) -> const sim::Counter& { return s.descriptor_faults; }},
+      {"out_of_bounds", "lanes", [](const timing::TdStats& s) -> const sim::Counter& { return s.out_of_bounds; }},
+      {"reserved_types", "lanes", [](const timing::TdStats& s) -> const sim::Counter& { return s.reserved_types; }},
+      {"stall_fetch_queue_full", "TD-cycles",
+       [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_fetch_queue_full; }},
+      {"stall_memory", "TD-cycles", [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_memory; }},
+      {"stall_return_buffer_full", "TD-cycles",
+       [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_return_buffer_full; }},
+      {"stall_port_busy", "TD-cycles",
+       [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_port_busy; }},
+      {"stall_waiting_memory", "TD-cycles",
+       [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_waiting_memory; }},
+  };
+  for (const auto& entry : kSums)
+    group.formula(entry.name, entry.unit, std::string("sum over all TDs of td.") + entry.name, sum(entry.pick));
   group.formula("box_tests_per_s", "tests/s", "achieved ray/box test rate over the run",
                 [=] { return box_tests() / seconds(); });
   group.formula("tri_tests_per_s", "tests/s", "achieved ray/triangle test rate over the run",
@@ -149,11 +175,12 @@ void Chip::invalidate_caches() {
   dram_->invalidate();
 }
 
-bool Chip::run_until_idle(const std::function<bool()>& done, uint64_t max_cycles) {
+bool Chip::run_until_idle(const std::function<bool()>& done, uint64_t max_quiet_cycles) {
   constexpr uint64_t kChunkCycles = 256;
-  const uint64_t limit = current_cycle() + max_cycles;
+  const uint64_t start = current_cycle();
   while (!(done() && idle())) {
-    if (current_cycle() >= limit) return false;
+    const uint64_t last_progress = std::max(start, end_cycle_);
+    if (current_cycle() - last_progress > max_quiet_cycles) return false;
     sc_core::sc_start(clk.period() * static_cast<double>(kChunkCycles));
   }
   return true;

@@ -42,9 +42,10 @@ class Chip : public sc_core::sc_module {
   // Empties every cache (between runs that must not share warm state).
   void invalidate_caches();
 
-  // Simulates until `done()` holds and every TD is idle, or until
-  // `max_cycles` more clocks have passed. Returns false on the cycle limit.
-  bool run_until_idle(const std::function<bool()>& done, uint64_t max_cycles);
+  // Simulates until `done()` holds and every TD is idle. Returns false —
+  // a deadlock — if `max_quiet_cycles` clocks pass with instructions in
+  // flight and none returning (however long the run, it may not stall).
+  bool run_until_idle(const std::function<bool()>& done, uint64_t max_quiet_cycles);
   // Tells every TD that the client has new work.
   void wake_all();
   // Tells one TD (from inside or outside the simulation).

@@ -79,7 +79,7 @@ struct Harness {
   // Runs until everything queued has returned; fails the test on the limit.
   void run(uint64_t max_cycles = 10'000'000) {
     chip->wake_all();
-    ASSERT_TRUE(chip->run_until_idle([this] { return feeder.done(); }, max_cycles)) << "cycle limit: deadlock?";
+    ASSERT_TRUE(chip->run_until_idle([this] { return feeder.done(); }, max_cycles)) << "no instruction returned for max_cycles: deadlock?";
   }
 
   double td_stat(const std::string& suffix) const {
