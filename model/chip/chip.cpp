@@ -19,11 +19,10 @@ void Chip::ClientTap::wave_completed(uint32_t td_index, WaveResult&& result) {
 Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::WaveClient& client,
            sim::StatsRegistry& stats)
     : sc_module(name),
-      clk("clk", sc_core::sc_time(static_cast<double>(config.period_ps()), sc_core::SC_PS)),
-      rst_n("rst_n", false),
       config_(config),
       tap_(*this, client),
-      period_ticks_(sc_core::sc_time(static_cast<double>(config.period_ps()), sc_core::SC_PS).value()) {
+      period_(static_cast<double>(config.period_ps()), sc_core::SC_PS),
+      period_ticks_(period_.value()) {
   const sim::StatGroup group(stats, this->name());
   dram_ = std::make_unique<mem::Dram>(dram_timing(config_), group.child("dram"));
   l2_ = std::make_unique<mem::SlicedCache>(config_.l2.slices, cache_geometry(config_.l2.slice), *dram_,
@@ -41,17 +40,14 @@ Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::Wave
     for (size_t t = 0; t < wgps_.back()->td_count(); ++t) tds_.push_back(&wgps_.back()->td(t));
   }
   register_chip_stats(stats);
-  SC_THREAD(reset_sequence);
-  SC_METHOD(tick);
-  sensitive << clk.posedge_event();
-  dont_initialize();
+  SC_METHOD(tick);  // first runs at time 0: the reset cycle
 }
 
 void Chip::tick() {
   const uint64_t cycle = current_cycle();
-  if (!rst_n.read()) {
+  if (cycle == 0) {
     for (timing::Td* t : tds_) t->reset();
-    next_trigger();  // every clock while in reset
+    next_trigger(period_);
     return;
   }
   // Woken by wake() and by the clock in the same cycle: tick once.
@@ -71,17 +67,17 @@ void Chip::tick() {
 
 void Chip::schedule(uint64_t cycle) {
   if (vcd_ && vcd_->wants_samples_until(cycle + 1)) {
-    next_trigger();
+    next_trigger(period_);
     return;
   }
   uint64_t due = UINT64_MAX;
   for (const timing::Td* t : tds_) due = std::min(due, t->due_cycle());
   if (due <= cycle + 1) {
-    next_trigger();  // the next clock edge
+    next_trigger(period_);  // the next clock
   } else if (due == UINT64_MAX) {
     next_trigger(wake_event_);
   } else {
-    next_trigger(clk.period() * static_cast<double>(due - cycle), wake_event_);
+    next_trigger(period_ * static_cast<double>(due - cycle), wake_event_);
   }
 }
 
@@ -146,12 +142,6 @@ void Chip::register_chip_stats(sim::StatsRegistry& stats) {
                 [=] { return busy() / (tds * static_cast<double>(cycles->value())); });
 }
 
-void Chip::reset_sequence() {
-  rst_n.write(false);
-  wait(clk.period());
-  rst_n.write(true);
-}
-
 uint64_t Chip::current_cycle() const { return sc_core::sc_time_stamp().value() / period_ticks_; }
 
 bool Chip::idle() const {
@@ -181,7 +171,7 @@ bool Chip::run_until_idle(const std::function<bool()>& done, uint64_t max_quiet_
   while (!(done() && idle())) {
     const uint64_t last_progress = std::max(start, end_cycle_);
     if (current_cycle() - last_progress > max_quiet_cycles) return false;
-    sc_core::sc_start(clk.period() * static_cast<double>(kChunkCycles));
+    sc_core::sc_start(period_ * static_cast<double>(kChunkCycles));
   }
   return true;
 }

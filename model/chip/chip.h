@@ -9,6 +9,11 @@
 // for the chip costs the SystemC kernel one activation a clock, not one per
 // TD. When no TD can move before some later cycle, the process sleeps until
 // then (or until the wave client has new work).
+//
+// The clock is a period, not an sc_clock signal: nothing in the model waits
+// on a signal edge, and an sc_clock costs the kernel two events every cycle
+// even while the whole chip sleeps. The process re-arms itself one period
+// (or N periods) ahead instead; cycle 0 is the reset cycle.
 #pragma once
 
 #include <cstdint>
@@ -30,9 +35,6 @@ namespace td::chip {
 
 class Chip : public sc_core::sc_module {
  public:
-  sc_core::sc_clock clk;
-  sc_core::sc_signal<bool> rst_n;
-
   SC_HAS_PROCESS(Chip);
   Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::WaveClient& client,
        sim::StatsRegistry& stats);
@@ -83,7 +85,6 @@ class Chip : public sc_core::sc_module {
     timing::WaveClient& client_;
   };
 
-  void reset_sequence();
   void tick();  // the chip's clocked process
   void schedule(uint64_t cycle);
   void register_chip_stats(sim::StatsRegistry& stats);
@@ -96,6 +97,7 @@ class Chip : public sc_core::sc_module {
   std::vector<std::unique_ptr<mem::Cache>> l1_;
   std::vector<std::unique_ptr<Wgp>> wgps_;
   std::vector<timing::Td*> tds_;
+  sc_core::sc_time period_;
   uint64_t period_ticks_;
   uint64_t end_cycle_ = 0;
   sc_core::sc_event wake_event_;
