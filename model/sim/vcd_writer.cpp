@@ -1,12 +1,9 @@
 #include "model/sim/vcd_writer.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <stdexcept>
 #include <utility>
 
@@ -78,7 +75,6 @@ struct ScopeNode {
 
 VcdWriter::VcdWriter(const std::string& path, uint64_t period_ps, uint64_t start_cycle, uint64_t cycles)
     : path_(path),
-      temp_path_(fmt::format("{}.tmp.{}", path, static_cast<long>(getpid()))),
       period_ps_(period_ps),
       start_(start_cycle),
       cycles_(cycles) {
@@ -88,8 +84,7 @@ VcdWriter::VcdWriter(const std::string& path, uint64_t period_ps, uint64_t start
     throw std::invalid_argument(fmt::format("{}: trace start cycle {} overflows the 64-bit picosecond time", path_,
                                             start_));
   }
-  file_ = std::fopen(temp_path_.c_str(), "wb");
-  if (!file_) throw std::runtime_error(fmt::format("{}: cannot create ({})", temp_path_, std::strerror(errno)));
+  file_ = std::make_unique<OutputFile>(path_);
   buffer_.reserve(kFlushBytes + 4096);
 }
 
@@ -279,11 +274,7 @@ void VcdWriter::write_final_time() {
 }
 
 void VcdWriter::flush_buffer() {
-  // A failed write sets the stream's error flag, which close() checks.
-  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
-    buffer_.clear();
-    throw std::runtime_error(fmt::format("{}: write failed ({})", temp_path_, std::strerror(errno)));
-  }
+  file_->write(buffer_);
   buffer_.clear();
 }
 
@@ -299,17 +290,11 @@ void VcdWriter::close() {
   } catch (const std::exception&) {
     written = false;
   }
-  written = written && !std::ferror(file_);
-  const bool file_closed = std::fclose(std::exchange(file_, nullptr)) == 0;
-  if (!written || !file_closed) {
-    std::remove(temp_path_.c_str());
-    throw std::runtime_error(fmt::format("{}: write failed, trace not saved", temp_path_));
+  if (!written) {
+    file_->discard();
+    throw std::runtime_error(fmt::format("{}: write failed, trace not saved", file_->temp_path()));
   }
-  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    std::remove(temp_path_.c_str());
-    throw std::runtime_error(fmt::format("{}: cannot rename into place ({})", path_, reason));
-  }
+  file_->commit();
 }
 
 }  // namespace td::sim

@@ -10,9 +10,12 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "model/sim/output_file.h"
 
 namespace td::sim {
 
@@ -62,8 +65,8 @@ class VcdWriter {
   void write_final_time();
   void flush_buffer();
 
-  std::string path_, temp_path_;
-  std::FILE* file_ = nullptr;
+  std::string path_;
+  std::unique_ptr<OutputFile> file_;  // created once the arguments are checked
   uint64_t period_ps_;
   uint64_t start_, cycles_;
   std::vector<Signal> signals_;
