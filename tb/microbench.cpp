@@ -230,6 +230,16 @@ class Bench {
     r.l0_hit_rate = hit_rate(before.l0, after.l0);
     r.l1_hit_rate = hit_rate(before.l1, after.l1);
     r.l2_hit_rate = hit_rate(before.l2, after.l2);
+    const double window = static_cast<double>(cycles);
+    r.l0_port = (after.l0.port_busy - before.l0.port_busy) / (window * config_.td_count());
+    r.l1_port = (after.l1.port_busy - before.l1.port_busy) / (window * config_.chip.shader_arrays);
+    r.l2_port = (after.l2.port_busy - before.l2.port_busy) / (window * config_.l2.slices);
+    const double dram_bytes_per_clock = config_.dram.bandwidth_gb_per_s * 1e9 / clock_hz();
+    r.dram_bandwidth = (after.dram_bytes - before.dram_bytes) / (window * dram_bytes_per_clock);
+    r.l0_mshr_full = static_cast<uint64_t>(after.l0.mshr_full - before.l0.mshr_full);
+    r.l1_mshr_full = static_cast<uint64_t>(after.l1.mshr_full - before.l1.mshr_full);
+    r.l2_mshr_full = static_cast<uint64_t>(after.l2.mshr_full - before.l2.mshr_full);
+    r.limited_by = limiting_resource(r);
     return r;
   }
 
@@ -273,10 +283,11 @@ class Bench {
 
  private:
   struct HitMiss {
-    double hits = 0, misses = 0;
+    double hits = 0, misses = 0, port_busy = 0, mshr_full = 0;
   };
   struct Snapshot {
     HitMiss l0, l1, l2;
+    double dram_bytes = 0;
   };
 
   // Lanes returned per cycle while every TD was streaming: over the window
@@ -306,6 +317,24 @@ class Bench {
     return lanes / static_cast<double>(to - from);
   }
 
+  // The datapath if it ran near peak; else a port or DRAM that was busy
+  // nearly all the time; else the deepest level whose MSHRs refused
+  // requests (when L1's are full, L0's fill up behind them: the deepest is
+  // the cause); else latency (too few lanes in flight to cover it).
+  static std::string limiting_resource(const BandwidthResult& r) {
+    if (r.fraction_of_peak >= 0.95) return "datapath";
+    const std::pair<double, const char*> busy[] = {
+        {r.l0_port, "L0 port"}, {r.l1_port, "L1 port"}, {r.l2_port, "L2 port"}, {r.dram_bandwidth, "DRAM bandwidth"}};
+    const auto* most = &busy[0];
+    for (const auto& b : busy)
+      if (b.first > most->first) most = &b;
+    if (most->first >= 0.9) return most->second;
+    if (r.l2_mshr_full > 0) return "L2 MSHRs";
+    if (r.l1_mshr_full > 0) return "L1 MSHRs";
+    if (r.l0_mshr_full > 0) return "L0 MSHRs";
+    return "latency";
+  }
+
   // NaN when the level saw no access in the window.
   static double hit_rate(const HitMiss& before, const HitMiss& after) {
     const double hits = after.hits - before.hits, misses = after.misses - before.misses;
@@ -314,17 +343,16 @@ class Bench {
 
   Snapshot snapshot() const {
     Snapshot s;
-    s.l0 = {sum_stat(stats_, chip_, "l0.hits"), sum_stat(stats_, chip_, "l0.misses")};
-    for (uint32_t a = 0; a < config_.chip.shader_arrays; ++a) {
-      const std::string prefix = "chip.sa" + std::to_string(a) + ".l1.";
-      s.l1.hits += static_cast<double>(stats_.value(prefix + "hits"));
-      s.l1.misses += static_cast<double>(stats_.value(prefix + "misses"));
-    }
-    for (uint32_t i = 0; i < config_.l2.slices; ++i) {
-      const std::string prefix = "chip.l2.slice" + std::to_string(i) + ".";
-      s.l2.hits += static_cast<double>(stats_.value(prefix + "hits"));
-      s.l2.misses += static_cast<double>(stats_.value(prefix + "misses"));
-    }
+    const auto add = [this](HitMiss& level, const std::string& prefix) {
+      level.hits += static_cast<double>(stats_.value(prefix + "hits"));
+      level.misses += static_cast<double>(stats_.value(prefix + "misses"));
+      level.port_busy += static_cast<double>(stats_.value(prefix + "port_busy_cycles"));
+      level.mshr_full += static_cast<double>(stats_.value(prefix + "mshr_full"));
+    };
+    for (size_t t = 0; t < chip_.td_count(); ++t) add(s.l0, std::string(chip_.td(t).name()) + ".l0.");
+    for (uint32_t a = 0; a < config_.chip.shader_arrays; ++a) add(s.l1, "chip.sa" + std::to_string(a) + ".l1.");
+    for (uint32_t i = 0; i < config_.l2.slices; ++i) add(s.l2, "chip.l2.slice" + std::to_string(i) + ".");
+    s.dram_bytes = static_cast<double>(stats_.value("chip.dram.bytes"));
     return s;
   }
 
@@ -487,12 +515,13 @@ std::string format_report(const MicrobenchReport& r) {
   }
   if (!r.bandwidth.empty()) {
     out += "\nbandwidth, random FP32 box nodes over a working set that fits the level named:\n";
-    out += fmt::format("  {:<12} {:>10} {:>14} {:>9} {:>8} {:>8} {:>8}\n", "working set", "fits", "box tests/s",
-                       "of peak", "L0 hit", "L1 hit", "L2 hit");
+    out += fmt::format("  {:<12} {:>6} {:>14} {:>9} {:>8} {:>8} {:>8}  {}\n", "working set", "fits", "box tests/s",
+                       "of peak", "L0 hit", "L1 hit", "L2 hit", "limited by");
     for (const BandwidthResult& b : r.bandwidth)
-      out += fmt::format("  {:>12} {:>10} {:>10.2f} G/s {:>8.2f}% {:>8} {:>8} {:>8}\n", bytes_text(b.working_set_bytes),
+      out += fmt::format("  {:>12} {:>6} {:>10.2f} G/s {:>8.2f}% {:>8} {:>8} {:>8}  {}\n", bytes_text(b.working_set_bytes),
                          b.bound, b.box_tests_per_s / 1e9, 100.0 * b.fraction_of_peak,
-                         percent_text(b.l0_hit_rate), percent_text(b.l1_hit_rate), percent_text(b.l2_hit_rate));
+                         percent_text(b.l0_hit_rate), percent_text(b.l1_hit_rate), percent_text(b.l2_hit_rate),
+                         b.limited_by);
   }
   out += fmt::format("\nscoreboard: {} lanes checked against the reference, {} mismatches\n", r.lanes_checked,
                      r.mismatches);
@@ -528,9 +557,13 @@ std::string report_json(const MicrobenchReport& r) {
     const BandwidthResult& b = r.bandwidth[i];
     out += fmt::format(
         "{}\n    {{\"fits\": \"{}\", \"working_set_bytes\": {}, \"box_tests_per_s\": {}, "
-        "\"fraction_of_peak\": {}, \"l0_hit_rate\": {}, \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, \"cycles\": {}}}",
+        "\"fraction_of_peak\": {}, \"l0_hit_rate\": {}, \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, "
+        "\"l0_port_busy\": {}, \"l1_port_busy\": {}, \"l2_port_busy\": {}, \"dram_bandwidth_busy\": {}, "
+        "\"l0_mshr_full\": {}, \"l1_mshr_full\": {}, \"l2_mshr_full\": {}, \"limited_by\": {}, \"cycles\": {}}}",
         i ? "," : "", b.bound, b.working_set_bytes, b.box_tests_per_s, b.fraction_of_peak,
-        json_number(b.l0_hit_rate), json_number(b.l1_hit_rate), json_number(b.l2_hit_rate), b.cycles);
+        json_number(b.l0_hit_rate), json_number(b.l1_hit_rate), json_number(b.l2_hit_rate), json_number(b.l0_port),
+        json_number(b.l1_port), json_number(b.l2_port), json_number(b.dram_bandwidth), b.l0_mshr_full,
+        b.l1_mshr_full, b.l2_mshr_full, json_string(b.limited_by), b.cycles);
   }
   out += fmt::format("\n  ],\n  \"cycles\": {},\n  \"lane_tests\": {},\n  \"lanes_checked\": {},\n  \"mismatches\": {},\n",
                      r.total_cycles, r.lane_tests, r.lanes_checked, r.mismatches);

@@ -53,6 +53,11 @@ struct BandwidthResult {
   double box_tests_per_s = 0;
   double fraction_of_peak = 0;
   double l0_hit_rate = 0, l1_hit_rate = 0, l2_hit_rate = 0;
+  // Busy fraction over the window: each cache level's ports (averaged over
+  // its instances) and DRAM's bandwidth; MSHR-full rejections per level.
+  double l0_port = 0, l1_port = 0, l2_port = 0, dram_bandwidth = 0;
+  uint64_t l0_mshr_full = 0, l1_mshr_full = 0, l2_mshr_full = 0;
+  std::string limited_by;  // the saturated resource, or "latency"
   uint64_t cycles = 0;
 };
 

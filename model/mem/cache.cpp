@@ -51,7 +51,8 @@ Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup
       merged_(stats.counter("merged", "accesses", "misses merged into a fill already in flight")),
       mshr_full_(stats.counter("mshr_full", "requests", "requests rejected because all MSHRs were busy")),
       bytes_(stats.counter("bytes", "bytes", "bytes delivered to requesters")),
-      evictions_(stats.counter("evictions", "lines", "valid lines replaced by a miss")) {}
+      evictions_(stats.counter("evictions", "lines", "valid lines replaced by a miss")),
+      port_busy_(stats.counter("port_busy_cycles", "cycles", "clocks the port spent moving data to requesters")) {}
 
 Cache::Line* Cache::find(uint64_t line) {
   return const_cast<Line*>(static_cast<const Cache*>(this)->find(line));
@@ -151,7 +152,9 @@ MemResponse Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, ui
 
 uint64_t Cache::reserve_port(uint64_t bytes, uint64_t cycle) {
   const uint64_t start = std::max(cycle, port_free_cycle_);
-  port_free_cycle_ = start + (bytes + geometry_.bytes_per_clock - 1) / geometry_.bytes_per_clock;
+  const uint64_t occupancy = (bytes + geometry_.bytes_per_clock - 1) / geometry_.bytes_per_clock;
+  port_free_cycle_ = start + occupancy;
+  port_busy_.add(occupancy);
   return start;
 }
 

@@ -114,6 +114,7 @@ class Cache final : public MemLevel {
   sim::Counter& mshr_full_;    // requests rejected, all MSHRs busy
   sim::Counter& bytes_;        // bytes delivered to requesters
   sim::Counter& evictions_;
+  sim::Counter& port_busy_;
 };
 
 // Several caches (L2 slices) selected by address: line index modulo slices.

@@ -94,7 +94,13 @@ TEST(Peak, BandwidthFallsAsTheWorkingSetOverflowsEachLevel) {
   EXPECT_GT(report.bandwidth[0].l0_hit_rate, 0.9);  // fits L0
   EXPECT_LT(report.bandwidth[1].l0_hit_rate, report.bandwidth[0].l0_hit_rate);
   EXPECT_GT(report.bandwidth[0].box_tests_per_s, report.bandwidth[3].box_tests_per_s);
-  for (const tb::BandwidthResult& b : report.bandwidth) EXPECT_LE(b.fraction_of_peak, 1.0);
+  EXPECT_EQ(report.bandwidth[0].limited_by, "datapath");
+  for (const tb::BandwidthResult& b : report.bandwidth) {
+    EXPECT_LE(b.fraction_of_peak, 1.0);
+    // A port cannot be busy more than every clock of the window.
+    for (double busy : {b.l0_port, b.l1_port, b.l2_port}) EXPECT_LE(busy, 1.0 + 1e-9) << b.bound;
+  }
+  for (size_t i = 1; i < report.bandwidth.size(); ++i) EXPECT_NE(report.bandwidth[i].limited_by, "datapath");
   EXPECT_EQ(report.mismatches, 0u);
 }
 
