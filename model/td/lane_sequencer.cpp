@@ -9,10 +9,12 @@ LaneSequencer::LaneSequencer(sc_core::sc_module_name name, WaveBuffer& waves, si
 WaveSlot* LaneSequencer::next_lane_slot(uint64_t cycle) {
   while (waves_.has_unsequenced()) {
     WaveSlot& slot = waves_.slot(waves_.sequencing_slot());
-    while (!slot.sequenced() && slot.plans[slot.next_lane].outcome == LaneOutcome::kInactive) {
-      ++slot.next_lane;
-      ++stats_.inactive_lanes;
-    }
+    // Inactive lanes are passed over at once: jump to the next active one.
+    const uint64_t ahead = slot.next_lane < 64 ? slot.active_mask >> slot.next_lane : 0;
+    const uint32_t next = ahead ? slot.next_lane + static_cast<uint32_t>(__builtin_ctzll(ahead))
+                                : static_cast<uint32_t>(slot.instr.lanes.size());
+    stats_.inactive_lanes.add(next - slot.next_lane);
+    slot.next_lane = next;
     if (!slot.sequenced()) return &slot;
     slot.sequenced_cycle = cycle;
     waves_.advance_sequencing();
@@ -24,8 +26,8 @@ bool LaneSequencer::can_progress() const {
   if (!waves_.has_unsequenced()) return false;
   const WaveSlot& slot = waves_.slot(waves_.sequencing_slot());
   if (slot.sequenced()) return true;  // passed over for free next clock
+  if (!((slot.active_mask >> slot.next_lane) & 1u)) return true;  // skipped for free
   const ref::LanePlan& plan = slot.plans[slot.next_lane];
-  if (plan.outcome == LaneOutcome::kInactive) return true;  // skipped for free
   return plan.needs_fetch() ? fetch_out_.can_push() : no_fetch_out_.can_push();
 }
 

@@ -14,9 +14,12 @@ uint32_t WaveBuffer::accept(WaveInstr&& instr, uint64_t cycle) {
   s.plans.resize(lanes);
   s.results.assign(lanes, LaneResult::no_write());
   s.lanes_to_write = 0;
+  s.active_mask = 0;
   for (size_t i = 0; i < lanes; ++i) {
     s.plans[i] = ref::plan_lane(s.instr.descriptor, s.instr.lanes[i]);
-    if (s.plans[i].outcome != LaneOutcome::kInactive) ++s.lanes_to_write;
+    if (s.plans[i].outcome == LaneOutcome::kInactive) continue;
+    ++s.lanes_to_write;
+    s.active_mask |= uint64_t{1} << i;
   }
   s.lanes_written = 0;
   s.next_lane = 0;

@@ -17,6 +17,7 @@ struct WaveSlot {
   std::vector<ref::LanePlan> plans;  // per lane, decided at acceptance
   std::vector<LaneResult> results;
   uint32_t lanes_to_write = 0;  // active lanes (inactive ones write nothing)
+  uint64_t active_mask = 0;     // bit l: lane l is active (the sequencer's view)
   uint32_t lanes_written = 0;
   uint32_t next_lane = 0;       // sequencer position
   uint64_t accept_cycle = 0;
