@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/chip/config.h"
+#include "model/sim/debug.h"
 #include "model/sim/stats.h"
 #include "model/sim/vcd_writer.h"
 #include "tb/atomic_file.h"
@@ -163,6 +164,19 @@ int run_gen_vectors(const GenOptions& options) {
 
 }  // namespace
 
+// `--debug td,mem`: named debug lines on stderr (see model/sim/debug.h).
+void add_debug_option(CLI::App* command) {
+  command->add_option_function<std::string>(
+      "--debug",
+      [](const std::string& names) {
+        const std::string unknown = td::sim::enable_debug(names);
+        if (!unknown.empty())
+          throw CLI::ValidationError("--debug", fmt::format("unknown category '{}' (known: {})", unknown,
+                                                            td::sim::debug_category_names()));
+      },
+      fmt::format("Print debug lines of the named parts on stderr: {}", td::sim::debug_category_names()));
+}
+
 int main(int argc, char** argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);  // keep stdout to our own output
   CLI::App app{"tdsim: cycle-level model of the RDNA2 TD ray-intersection hardware"};
@@ -181,6 +195,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({32u, 64u}))
       ->capture_default_str();
   check_cmd->add_option("--stats", check.stats, "Write the timing model's statistics to FILE (.json or .csv)");
+  add_debug_option(check_cmd);
 
   PeakOptions peak;
   CLI::App* peak_cmd = app.add_subcommand(
@@ -198,6 +213,7 @@ int main(int argc, char** argv) {
   peak_cmd->add_flag("!--no-latency", peak.bench.latency, "Skip the latency microbenchmark");
   peak_cmd->add_flag("!--no-bandwidth", peak.bench.bandwidth, "Skip the bandwidth microbenchmarks");
   add_output_options(peak_cmd, peak.outputs);
+  add_debug_option(peak_cmd);
 
   BenchOptions bench;
   CLI::App* bench_cmd = app.add_subcommand(

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "model/chip/model_params.h"
+#include "model/sim/debug.h"
 
 namespace td::chip {
 
@@ -75,8 +76,10 @@ void Chip::schedule(uint64_t cycle) {
   if (due <= cycle + 1) {
     next_trigger(period_);  // the next clock
   } else if (due == UINT64_MAX) {
+    TD_DEBUG(kChip, cycle, name(), "every TD idle: sleeping until new work");
     next_trigger(wake_event_);
   } else {
+    TD_DEBUG(kChip, cycle, name(), "nothing moves before cycle {}: sleeping", due);
     next_trigger(period_ * static_cast<double>(due - cycle), wake_event_);
   }
 }

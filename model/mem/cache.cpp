@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/sim/debug.h"
 #include "model/sim/int_math.h"
 
 namespace td::mem {
@@ -52,7 +53,8 @@ Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup
       mshr_full_(stats.counter("mshr_full", "requests", "requests rejected because all MSHRs were busy")),
       bytes_(stats.counter("bytes", "bytes", "bytes delivered to requesters")),
       evictions_(stats.counter("evictions", "lines", "valid lines replaced by a miss")),
-      port_busy_(stats.counter("port_busy_cycles", "cycles", "clocks the port spent moving data to requesters")) {}
+      port_busy_(stats.counter("port_busy_cycles", "cycles", "clocks the port spent moving data to requesters")),
+      name_(stats.prefix()) {}
 
 Cache::Line* Cache::find(uint64_t line) {
   return const_cast<Line*>(static_cast<const Cache*>(this)->find(line));
@@ -172,6 +174,14 @@ void Cache::serve_present(Line& line, uint64_t start, MemResponse& result) {
 }
 
 MemResponse Cache::access(uint64_t address, uint32_t bytes, uint64_t cycle) {
+  const MemResponse response = serve(address, bytes, cycle);
+  TD_DEBUG(kMem, cycle, name_, "{} B at {:#x}: {}", bytes, address,
+           !response.accepted ? fmt::format("refused, retry at {}", response.cycle)
+                              : fmt::format("{}, ready at {}", response.hit ? "hit" : "miss", response.cycle));
+  return response;
+}
+
+MemResponse Cache::serve(uint64_t address, uint32_t bytes, uint64_t cycle) {
   if (bytes == 0) return MemResponse{true, cycle, true};
   const uint64_t first_line = address >> line_shift_;
   const uint64_t count = ((address + bytes - 1) >> line_shift_) - first_line + 1;
@@ -229,7 +239,9 @@ uint32_t validated_slices(uint32_t slices) {
 
 SlicedCache::SlicedCache(uint32_t slices, const CacheGeometry& slice_geometry, MemLevel& next,
                          const sim::StatGroup& stats)
-    : line_bytes_(slice_geometry.line_bytes), line_shift_(sim::log2_ceil(slice_geometry.line_bytes)) {
+    : line_bytes_(slice_geometry.line_bytes),
+      line_shift_(sim::log2_ceil(slice_geometry.line_bytes)),
+      name_(stats.prefix()) {
   slices_.reserve(validated_slices(slices));
   for (uint32_t i = 0; i < slices; ++i) {
     // Private constructor: std::make_unique cannot reach it.
@@ -243,6 +255,14 @@ uint32_t SlicedCache::slice_of(uint64_t address) const {
 }
 
 MemResponse SlicedCache::access(uint64_t address, uint32_t bytes, uint64_t cycle) {
+  const MemResponse response = serve(address, bytes, cycle);
+  TD_DEBUG(kMem, cycle, name_, "{} B at {:#x} (slice {}): {}", bytes, address, slice_of(address),
+           !response.accepted ? fmt::format("refused, retry at {}", response.cycle)
+                              : fmt::format("{}, ready at {}", response.hit ? "hit" : "miss", response.cycle));
+  return response;
+}
+
+MemResponse SlicedCache::serve(uint64_t address, uint32_t bytes, uint64_t cycle) {
   if (bytes == 0) return MemResponse{true, cycle, true};
   const uint64_t n = slices_.size();
   const uint64_t first_line = address >> line_shift_;

@@ -61,6 +61,7 @@ class Cache final : public MemLevel {
   uint32_t mshrs_in_use(uint64_t cycle) const;
 
  private:
+  MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle);
   friend class SlicedCache;
 
   struct Line {
@@ -115,6 +116,7 @@ class Cache final : public MemLevel {
   sim::Counter& bytes_;        // bytes delivered to requesters
   sim::Counter& evictions_;
   sim::Counter& port_busy_;
+  std::string name_;  // hierarchical, for debug lines
 };
 
 // Several caches (L2 slices) selected by address: line index modulo slices.
@@ -134,8 +136,10 @@ class SlicedCache final : public MemLevel {
   Cache& slice(uint32_t index) { return *slices_[index]; }
 
  private:
+  MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle);
   uint32_t line_bytes_;
   uint32_t line_shift_;
+  std::string name_;  // hierarchical, for debug lines
   std::vector<std::unique_ptr<Cache>> slices_;
 };
 

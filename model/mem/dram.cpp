@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "model/sim/debug.h"
 #include "model/sim/int_math.h"
 
 namespace td::mem {
@@ -40,9 +41,16 @@ Dram::Dram(const DramTiming& timing, const sim::StatGroup& stats)
       interleave_shift_(sim::log2_ceil(timing.interleave_bytes)),
       channels_(timing.channels),
       requests_(stats.counter("requests", "requests", "requests served")),
-      bytes_(stats.counter("bytes", "bytes", "bytes transferred")) {}
+      bytes_(stats.counter("bytes", "bytes", "bytes transferred")),
+      name_(stats.prefix()) {}
 
 MemResponse Dram::access(uint64_t address, uint32_t bytes, uint64_t cycle) {
+  const MemResponse response = serve(address, bytes, cycle);
+  TD_DEBUG(kMem, cycle, name_, "{} B at {:#x}: ready at {}", bytes, address, response.cycle);
+  return response;
+}
+
+MemResponse Dram::serve(uint64_t address, uint32_t bytes, uint64_t cycle) {
   ++requests_;
   bytes_.add(bytes);
   if (bytes == 0) return MemResponse{true, cycle, false};

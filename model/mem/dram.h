@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "model/mem/mem_level.h"
@@ -29,6 +30,7 @@ class Dram final : public MemLevel {
   void invalidate() override;
 
  private:
+  MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle);
   // A channel has been busy without a gap since `origin` and has moved
   // `bytes` since then: it is free at origin + bytes / bytes_per_clock. One
   // division from an integer origin, never a running sum of fractions, so a
@@ -42,6 +44,7 @@ class Dram final : public MemLevel {
   std::vector<Channel> channels_;
   sim::Counter& requests_;
   sim::Counter& bytes_;
+  std::string name_;  // hierarchical, for debug lines
 };
 
 }  // namespace td::mem

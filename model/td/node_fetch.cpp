@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "model/sim/debug.h"
+
 namespace td::timing {
 
 NodeFetch::NodeFetch(sc_core::sc_module_name name, uint32_t return_buffer_entries, sim::Channel<LaneJob>& in,
@@ -35,8 +37,11 @@ void NodeFetch::tick(uint64_t cycle) {
     retry_cycle_ = response.cycle;
     stalled_memory_ = true;
     ++stats_.stall_memory;
+    TD_DEBUG(kTd, cycle, name(), "L0 refused lane {} (MSHRs full): retry at {}", job.lane, retry_cycle_);
     return;
   }
+  TD_DEBUG(kTd, cycle, name(), "wave slot {} lane {}: {} B at {:#x}, L0 {}, ready at {}", job.slot, job.lane,
+           plan.bytes, plan.address, response.hit ? "hit" : "miss", response.cycle);
   requested_ = true;
   last_hit_ = response.hit;
   last_address_ = plan.address;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/sim/debug.h"
+
 
 namespace td::timing {
 
@@ -118,6 +120,8 @@ void Td::issue_port(uint64_t cycle) {
   }
   ++stats_.busy_cycles;
   if (node_fetch_.has_ready(cycle)) ++stats_.stall_port_busy;
+  TD_DEBUG(kTd, cycle, name(), "issue port: wave {} lane {} -> {} (node type {})", slot.instr.id, lane.job.lane,
+           is_box_lane ? "box_stage" : "tri_stage", static_cast<int>(plan.type));
   port_valid_ = true;
   port_box_ = is_box_lane;
   port_lane_ = lane.job.lane;
@@ -133,8 +137,11 @@ void Td::accept_instruction(uint64_t cycle) {
     client_may_have_work_ = false;  // until wake()
     return;
   }
-  waves_.accept(std::move(instr), cycle);
+  const uint64_t id = instr.id;
+  const uint32_t slot = waves_.accept(std::move(instr), cycle);
   accepted_ = true;
+  TD_DEBUG(kTd, cycle, name(), "accepted wave {} in slot {}: {} lanes, {} active", id, slot,
+           waves_.slot(slot).instr.lanes.size(), waves_.slot(slot).lanes_to_write);
 }
 
 uint64_t Td::next_active_cycle(uint64_t cycle) const {

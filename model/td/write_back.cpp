@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "model/sim/debug.h"
+
 namespace td::timing {
 
 WriteBack::WriteBack(sc_core::sc_module_name name, uint32_t td_index, uint32_t return_latency_cycles,
@@ -45,6 +47,8 @@ void WriteBack::retire(uint64_t cycle) {
     result.accept_cycle = oldest.accept_cycle;
     result.complete_cycle = cycle;
     stats_.wave_latency.sample(cycle - oldest.accept_cycle);
+    TD_DEBUG(kTd, cycle, name(), "wave {} returned: {} lanes written, latency {} cycles", result.id,
+             oldest.lanes_written, cycle - oldest.accept_cycle);
     ++stats_.waves;
     waves_.retire_oldest();
     retired_ = true;

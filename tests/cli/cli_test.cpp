@@ -239,6 +239,21 @@ TEST_F(Cli, TraceIsReadByGtkwaveToolsWithNamedTdSignals) {
   EXPECT_NE(trace.find("\n1"), std::string::npos);
 }
 
+TEST_F(Cli, DebugLinesAreSelectedByNameAndCarryCycleAndHierarchy) {
+  const fs::path file = write("one.tdv", "tdv 1\n" + kGoodCase + "expect=00000040,00000010,00000020,ffffffff\n");
+  const std::string check = "check " + file.string() + " --engine model --config " + kSmallConfig;
+  const RunResult quiet = run_tdsim(check);
+  EXPECT_EQ(quiet.output.find("chip.wgp0.td0"), std::string::npos) << "debug output must be off by default";
+  const RunResult td = run_tdsim(check + " --debug td");
+  ASSERT_EQ(td.exit_code, 0) << td.output;
+  EXPECT_NE(td.output.find(" chip.wgp0.td0: accepted wave 1"), std::string::npos) << td.output;
+  EXPECT_NE(td.output.find(" chip.wgp0.td0.node_fetch: "), std::string::npos) << td.output;
+  EXPECT_EQ(td.output.find(" chip.dram: "), std::string::npos) << "mem was not asked for";
+  const RunResult mem = run_tdsim(check + " --debug mem");
+  EXPECT_NE(mem.output.find(" chip.dram: 128 B at"), std::string::npos) << mem.output;
+  EXPECT_EQ(run_tdsim(check + " --debug gpu").exit_code, 2);
+}
+
 TEST_F(Cli, BadConfigExitsTwoNamingFileAndKey) {
   std::string config = read_file(kSmallConfig);
   const std::string key = "box_latency_cycles: 2";
