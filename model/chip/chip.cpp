@@ -27,17 +27,17 @@ Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::Wave
   const sim::StatGroup group(stats, this->name());
   dram_ = std::make_unique<mem::Dram>(dram_timing(config_), group.child("dram"));
   l2_ = std::make_unique<mem::SlicedCache>(config_.l2.slices, cache_geometry(config_.l2.slice), *dram_,
-                                           group.child("l2"));
+                                           group.child("l2"), &events_);
   for (uint32_t sa = 0; sa < config_.chip.shader_arrays; ++sa)
     l1_.push_back(std::make_unique<mem::Cache>(cache_geometry(config_.l1), *l2_,
-                                               group.child("sa" + std::to_string(sa)).child("l1")));
+                                               group.child("sa" + std::to_string(sa)).child("l1"), &events_));
   const timing::TdParams params = td_params(config_);
   for (uint32_t w = 0; w < config_.chip.wgps; ++w) {
     const std::string wgp_name = "wgp" + std::to_string(w);
     // WGPs are dealt to the shader arrays in turn.
     mem::Cache& l1 = *l1_[w % config_.chip.shader_arrays];
     wgps_.push_back(std::make_unique<Wgp>(wgp_name.c_str(), w * config_.chip.tds_per_wgp, config_.chip.tds_per_wgp,
-                                          params, l1, store_, tap_, stats));
+                                          params, l1, &events_, store_, tap_, stats));
     for (size_t t = 0; t < wgps_.back()->td_count(); ++t) tds_.push_back(&wgps_.back()->td(t));
   }
   register_chip_stats(stats);
@@ -55,6 +55,9 @@ void Chip::tick() {
   if (!ticked_ || cycle != last_tick_cycle_) {
     ticked_ = true;
     last_tick_cycle_ = cycle;
+    // Misses arriving at a level this clock first, in the order they were
+    // made; then the TDs, which see the fills that landed.
+    events_.run_until(cycle);
     const bool traced = vcd_ && vcd_->in_window(cycle);
     for (timing::Td* t : tds_) {
       // A traced TD ticks every clock, so that one-clock pulses read right;
@@ -71,7 +74,7 @@ void Chip::schedule(uint64_t cycle) {
     next_trigger(period_);
     return;
   }
-  uint64_t due = UINT64_MAX;
+  uint64_t due = events_.next_cycle();
   for (const timing::Td* t : tds_) due = std::min(due, t->due_cycle());
   if (due <= cycle + 1) {
     next_trigger(period_);  // the next clock
@@ -162,6 +165,7 @@ void Chip::wake(uint32_t td_index) {
 }
 
 void Chip::invalidate_caches() {
+  events_.clear();
   for (timing::Td* t : tds_) t->l0().invalidate();
   for (auto& l1 : l1_) l1->invalidate();
   l2_->invalidate();

@@ -92,6 +92,7 @@ class Chip : public sc_core::sc_module {
   const cfg::Config config_;
   ClientTap tap_;
   timing::BackingStore store_;
+  mem::EventQueue events_;  // misses between levels, delivered in cycle order
   std::unique_ptr<mem::Dram> dram_;
   std::unique_ptr<mem::SlicedCache> l2_;
   std::vector<std::unique_ptr<mem::Cache>> l1_;

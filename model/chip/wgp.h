@@ -7,6 +7,7 @@
 #include <systemc>
 #include <vector>
 
+#include "model/mem/event_queue.h"
 #include "model/mem/mem_level.h"
 #include "model/sim/stats.h"
 #include "model/td/td.h"
@@ -18,7 +19,8 @@ class Wgp : public sc_core::sc_module {
  public:
   // TDs are numbered first_td_index, first_td_index + 1, ...
   Wgp(sc_core::sc_module_name name, uint32_t first_td_index, uint32_t tds, const timing::TdParams& params,
-      mem::MemLevel& l1, const timing::BackingStore& store, timing::WaveClient& client, sim::StatsRegistry& stats);
+      mem::MemLevel& l1, mem::EventQueue* events, const timing::BackingStore& store, timing::WaveClient& client,
+      sim::StatsRegistry& stats);
 
   size_t td_count() const { return tds_.size(); }
   timing::Td& td(size_t i) { return *tds_[i]; }

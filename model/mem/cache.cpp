@@ -33,10 +33,11 @@ const CacheGeometry& validated(const CacheGeometry& g) {
 
 }  // namespace
 
-Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats)
-    : Cache(geometry, next, stats, 1) {}
+Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, EventQueue* events)
+    : Cache(geometry, next, stats, 1, events) {}
 
-Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, uint32_t interleave)
+Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, uint32_t interleave,
+             EventQueue* events)
     : geometry_(validated(geometry)),
       next_(next),
       sets_(static_cast<uint32_t>(geometry.size_bytes / (uint64_t{geometry.ways} * geometry.line_bytes))),
@@ -46,7 +47,8 @@ Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup
       interleave_shift_(sim::is_power_of_two(interleave) ? static_cast<int>(sim::log2_ceil(interleave)) : -1),
       capacity_lines_(uint64_t{sets_} * geometry.ways),
       lines_(capacity_lines_),
-      mshr_release_(geometry.mshrs, 0),
+      mshrs_(geometry.mshrs),
+      events_(events),
       hits_(stats.counter("hits", "accesses", "line accesses that found their data present")),
       misses_(stats.counter("misses", "accesses", "line accesses that missed (including merged)")),
       merged_(stats.counter("merged", "accesses", "misses merged into a fill already in flight")),
@@ -78,18 +80,53 @@ Cache::Line& Cache::victim(uint64_t line) {
   return *lru;
 }
 
-uint64_t Cache::fetch(uint64_t line, uint64_t cycle) {
-  const uint64_t address = line << line_shift_;
-  MemResponse r = next_.access(address, geometry_.line_bytes, cycle);
-  while (!r.accepted) {
-    // Levels below never reject forever; never retry at the same cycle.
-    cycle = std::max(r.cycle, cycle + 1);
-    r = next_.access(address, geometry_.line_bytes, cycle);
+void Cache::forward(uint32_t mshr, uint64_t cycle) {
+  const MemResponse r = next_.access(mshrs_[mshr].line << line_shift_, geometry_.line_bytes, cycle, this, mshr);
+  if (!r.accepted) {
+    // Refused: again when `next` names the cycle (now, or when it knows).
+    if (r.cycle != kRetryWhenTold) schedule(events_, std::max(r.cycle, cycle + 1), *this, mshr);
+  } else if (!r.pending) {
+    fill(mshr, r.cycle);
   }
-  return r.cycle;
+  // pending: mem_ready() calls fill() when the cycle is known
 }
 
-MemResponse Cache::check(uint64_t first_line, uint64_t count, uint64_t step, uint64_t cycle) const {
+void Cache::fill(uint32_t mshr, uint64_t cycle) {
+  Mshr& m = mshrs_[mshr];
+  m.release = cycle;
+  Line* line = find(m.line);
+  if (line && line->fill_cycle == kUnknown && line->mshr == mshr) line->fill_cycle = cycle;
+  std::vector<std::pair<JoinTable*, uint32_t>> waiters;
+  waiters.swap(m.waiters);  // a waiter's client may issue new requests
+  for (const auto& [joins, join] : waiters) joins->part_ready(join, cycle);
+  // This MSHR frees at `cycle`: the first refused requester may try then.
+  hand_to_next_waiter(m, cycle);
+}
+
+void Cache::hand_to_next_waiter(Mshr& m, uint64_t not_before) {
+  m.held_by = nullptr;
+  if (waiting_.empty()) return;
+  const Waiter waiter = waiting_.front();
+  waiting_.erase(waiting_.begin());
+  if (waiter.hold) {
+    m.held_by = waiter.client;
+    m.held_tag = waiter.tag;
+    any_hold_ = true;
+  }
+  waiter.client->mem_retry(waiter.tag, std::max(m.release, not_before));
+}
+
+void Cache::release_holds(const MemClient* client, uint64_t tag, uint64_t cycle) {
+  if (waiting_.empty() && !any_hold_) return;
+  any_hold_ = false;
+  for (Mshr& m : mshrs_) any_hold_ = any_hold_ || m.held_by;
+  if (!any_hold_) return;
+  for (Mshr& m : mshrs_)
+    if (m.held_by == client && m.held_tag == tag && m.release != kUnknown) hand_to_next_waiter(m, cycle);
+}
+
+Cache::Check Cache::check(uint64_t first_line, uint64_t count, uint64_t step, uint64_t cycle,
+                          const MemClient* client, uint64_t tag) const {
   const uint64_t start = std::max(cycle, port_free_cycle_);
   if (count > capacity_lines_) {
     throw std::invalid_argument(fmt::format("cache: a request of {} lines exceeds the cache's {} lines", count,
@@ -99,57 +136,87 @@ MemResponse Cache::check(uint64_t first_line, uint64_t count, uint64_t step, uin
   for (uint64_t k = 0, line = first_line; k < count; ++k, line += step) {
     if (find(line) == nullptr) ++needed;
   }
-  if (needed == 0) return MemResponse{true, start, false};
-  if (needed > mshr_release_.size()) {
+  if (needed == 0) return Check{true, start, 0, 0};
+  if (needed > mshrs_.size()) {
     throw std::invalid_argument(fmt::format("cache: a request missing {} lines can never get that many MSHRs (has {})",
-                                            needed, mshr_release_.size()));
+                                            needed, mshrs_.size()));
   }
   uint64_t free = 0;
-  for (uint64_t release : mshr_release_) free += release <= start;
-  if (free >= needed) return MemResponse{true, start, false};
-  // Rejected: the earliest cycle by which `needed - free` more MSHRs release.
-  uint64_t remaining = needed - free;
-  uint64_t after = start;
-  for (;;) {
-    uint64_t next_release = UINT64_MAX;
-    for (uint64_t release : mshr_release_) {
-      if (release > after) next_release = std::min(next_release, release);
-    }
-    const auto at_once = static_cast<uint64_t>(std::count(mshr_release_.begin(), mshr_release_.end(), next_release));
-    if (at_once >= remaining) return MemResponse{false, next_release, false};
-    remaining -= at_once;
-    after = next_release;
-  }
+  for (const Mshr& m : mshrs_) free += mshr_free_for(m, start, client, tag);
+  if (free >= needed) return Check{true, start, 0, needed};
+  return Check{false, start, needed - free, needed};
 }
 
-MemResponse Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t bytes, uint64_t cycle) {
-  const uint64_t start = reserve_port(bytes, cycle);
-  const uint64_t hit_latency = geometry_.hit_latency_cycles;
-  MemResponse result{true, port_free_cycle_, true};  // not before the transfer
+uint64_t Cache::retry_cycle(const Check& refused, MemClient* client, uint64_t tag) {
+  const uint64_t start = refused.start, more = refused.more;
+  const bool single = refused.needed == 1;
+  if (single) {
+    // The earliest known release that nobody holds; held for this client.
+    Mshr* earliest = nullptr;
+    for (Mshr& m : mshrs_) {
+      if (m.held_by || m.release == kUnknown || m.release <= start) continue;
+      if (!earliest || m.release < earliest->release) earliest = &m;
+    }
+    if (earliest) {
+      earliest->held_by = client;  // nullptr without a client: nothing held
+      earliest->held_tag = tag;
+      any_hold_ = any_hold_ || client;
+      return earliest->release;
+    }
+  } else {
+    // Several MSHRs at once (a request over several lines): when enough of
+    // the known releases have passed.
+    std::vector<uint64_t> releases;
+    for (const Mshr& m : mshrs_)
+      if (!mshr_free(m, start) && m.release != kUnknown) releases.push_back(m.release);
+    std::sort(releases.begin(), releases.end());
+    if (releases.size() >= more) return releases[more - 1];
+  }
+  if (!client) return start + 1;  // nobody to tell: poll
+  waiting_.push_back(Waiter{client, tag, single});
+  return kRetryWhenTold;
+}
 
+void Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t bytes, uint64_t cycle,
+                   JoinTable& joins, uint32_t join, bool& hit, const MemClient* client, uint64_t tag) {
+  const uint64_t start = reserve_port(bytes, cycle);
+  joins.add_ready_part(join, port_free_cycle_);  // not before the transfer
   // Present lines first, so that a miss of this request evicting an LRU way
   // never evicts a line this request has yet to find present (check() counted
   // it as present).
   for (uint64_t k = 0, line = first_line; k < count; ++k, line += step) {
-    if (Line* present = find(line)) serve_present(*present, start, result);
+    if (Line* present = find(line)) serve_present(*present, start, joins, join, hit);
   }
   for (uint64_t k = 0, line = first_line; k < count; ++k, line += step) {
     if (find(line) != nullptr) continue;
     ++misses_;
-    result.hit = false;
+    hit = false;
     Line& way = victim(line);
     if (way.valid) ++evictions_;
-    const uint64_t fill = fetch(line, start + hit_latency);
-    // check() guaranteed a free MSHR for every missing line.
-    *std::find_if(mshr_release_.begin(), mshr_release_.end(), [start](uint64_t r) { return r <= start; }) = fill;
+    // check() guaranteed a free MSHR for every missing line; one held for
+    // this requester first.
+    auto free = std::find_if(mshrs_.begin(), mshrs_.end(), [&](const Mshr& m) {
+      return m.held_by == client && m.held_tag == tag && client && mshr_free(m, start);
+    });
+    if (free == mshrs_.end())
+      free = std::find_if(mshrs_.begin(), mshrs_.end(),
+                          [&](const Mshr& m) { return !m.held_by && mshr_free(m, start); });
+    const auto mshr = static_cast<uint32_t>(free - mshrs_.begin());
+    free->release = kUnknown;
+    free->line = line;
+    free->held_by = nullptr;
+    free->waiters.assign(1, {&joins, join});
+    joins.add_pending_part(join);
     way.tag = line;
     way.valid = true;
-    way.fill_cycle = fill;
+    way.fill_cycle = kUnknown;
+    way.mshr = mshr;
     way.last_use = ++use_stamp_;
-    result.cycle = std::max(result.cycle, fill);
+    // The lookup that missed takes the hit latency; then the line is asked
+    // for below, at the cycle it gets there.
+    schedule(events_, start + geometry_.hit_latency_cycles, *this, mshr);
   }
   bytes_.add(bytes);
-  return result;
 }
 
 uint64_t Cache::reserve_port(uint64_t bytes, uint64_t cycle) {
@@ -160,69 +227,102 @@ uint64_t Cache::reserve_port(uint64_t bytes, uint64_t cycle) {
   return start;
 }
 
-void Cache::serve_present(Line& line, uint64_t start, MemResponse& result) {
+void Cache::serve_present(Line& line, uint64_t start, JoinTable& joins, uint32_t join, bool& hit) {
   line.last_use = ++use_stamp_;
   if (line.fill_cycle <= start) {
     ++hits_;
-    result.cycle = std::max(result.cycle, start + geometry_.hit_latency_cycles);
-  } else {  // fill in flight: merge into its MSHR
-    ++misses_;
-    ++merged_;
-    result.hit = false;
-    result.cycle = std::max(result.cycle, line.fill_cycle);
+    joins.add_ready_part(join, start + geometry_.hit_latency_cycles);
+    return;
+  }
+  // The fill is on its way: merge into its MSHR.
+  ++misses_;
+  ++merged_;
+  hit = false;
+  if (line.fill_cycle != kUnknown) {
+    joins.add_ready_part(join, line.fill_cycle);
+  } else {
+    mshrs_[line.mshr].waiters.emplace_back(&joins, join);
+    joins.add_pending_part(join);
   }
 }
 
-MemResponse Cache::access(uint64_t address, uint32_t bytes, uint64_t cycle) {
-  const MemResponse response = serve(address, bytes, cycle);
-  TD_DEBUG(kMem, cycle, name_, "{} B at {:#x}: {}", bytes, address,
-           !response.accepted ? fmt::format("refused, retry at {}", response.cycle)
-                              : fmt::format("{}, ready at {}", response.hit ? "hit" : "miss", response.cycle));
+namespace {
+
+std::string describe(const MemResponse& r) {
+  if (!r.accepted) return fmt::format("refused, retry at {}", r.cycle);
+  if (r.pending) return "miss, pending";
+  return fmt::format("{}, ready at {}", r.hit ? "hit" : "miss", r.cycle);
+}
+
+}  // namespace
+
+MemResponse Cache::access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag) {
+  const MemResponse response = serve(address, bytes, cycle, client, tag);
+  TD_DEBUG(kMem, cycle, name_, "{} B at {:#x}: {}", bytes, address, describe(response));
   return response;
 }
 
-MemResponse Cache::serve(uint64_t address, uint32_t bytes, uint64_t cycle) {
+MemResponse Cache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag) {
   if (bytes == 0) return MemResponse{true, cycle, true};
   const uint64_t first_line = address >> line_shift_;
   const uint64_t count = ((address + bytes - 1) >> line_shift_) - first_line + 1;
 
-  // Fast path, the common case: every line present (hit or merge), so no
-  // MSHR is needed and nothing can reject; one lookup per line.
+  // Fast path, the common case: every line present with its fill known, so
+  // no MSHR and no waiting; one lookup per line.
   constexpr uint64_t kFastLines = 4;
   if (count <= kFastLines) {
     Line* found[kFastLines] = {};
-    bool all_present = true;
-    for (uint64_t k = 0; k < count && all_present; ++k) {
+    bool all_known = true;
+    for (uint64_t k = 0; k < count && all_known; ++k) {
       found[k] = find(first_line + k);
-      all_present = found[k] != nullptr;
+      all_known = found[k] != nullptr && found[k]->fill_cycle != kUnknown;
     }
-    if (all_present) {
+    if (all_known) {
       const uint64_t start = reserve_port(bytes, cycle);
       MemResponse result{true, port_free_cycle_, true};  // not before the transfer
-      for (uint64_t k = 0; k < count; ++k) serve_present(*found[k], start, result);
+      for (uint64_t k = 0; k < count; ++k) {
+        Line& line = *found[k];
+        line.last_use = ++use_stamp_;
+        if (line.fill_cycle <= start) {
+          ++hits_;
+          result.cycle = std::max(result.cycle, start + geometry_.hit_latency_cycles);
+        } else {  // merge into a fill whose cycle is known
+          ++misses_;
+          ++merged_;
+          result.hit = false;
+          result.cycle = std::max(result.cycle, line.fill_cycle);
+        }
+      }
       bytes_.add(bytes);
+      if (client) release_holds(client, tag, cycle);
       return result;
     }
   }
 
-  const MemResponse checked = check(first_line, count, 1, cycle);
+  const Check checked = check(first_line, count, 1, cycle, client, tag);
   if (!checked.accepted) {
     ++mshr_full_;
-    return checked;
+    return MemResponse{false, retry_cycle(checked, client, tag), false};
   }
-  return commit(first_line, count, 1, bytes, cycle);
+  const uint32_t join = joins_.open(client, tag, 0);
+  bool hit = true;
+  commit(first_line, count, 1, bytes, cycle, joins_, join, hit, client, tag);
+  if (client) release_holds(client, tag, cycle);
+  return joins_.close(join, hit);
 }
 
 void Cache::invalidate() {
   std::fill(lines_.begin(), lines_.end(), Line{});
-  std::fill(mshr_release_.begin(), mshr_release_.end(), 0);
+  std::fill(mshrs_.begin(), mshrs_.end(), Mshr{});
+  waiting_.clear();
+  joins_.clear();
   port_free_cycle_ = 0;
   use_stamp_ = 0;
 }
 
 uint32_t Cache::mshrs_in_use(uint64_t cycle) const {
   uint32_t in_use = 0;
-  for (uint64_t release : mshr_release_) in_use += release > cycle;
+  for (const Mshr& m : mshrs_) in_use += !mshr_free(m, cycle);
   return in_use;
 }
 
@@ -238,7 +338,7 @@ uint32_t validated_slices(uint32_t slices) {
 }  // namespace
 
 SlicedCache::SlicedCache(uint32_t slices, const CacheGeometry& slice_geometry, MemLevel& next,
-                         const sim::StatGroup& stats)
+                         const sim::StatGroup& stats, EventQueue* events)
     : line_bytes_(slice_geometry.line_bytes),
       line_shift_(sim::log2_ceil(slice_geometry.line_bytes)),
       name_(stats.prefix()) {
@@ -246,7 +346,7 @@ SlicedCache::SlicedCache(uint32_t slices, const CacheGeometry& slice_geometry, M
   for (uint32_t i = 0; i < slices; ++i) {
     // Private constructor: std::make_unique cannot reach it.
     slices_.push_back(std::unique_ptr<Cache>(
-        new Cache(slice_geometry, next, stats.child(fmt::format("slice{}", i)), slices)));
+        new Cache(slice_geometry, next, stats.child(fmt::format("slice{}", i)), slices, events)));
   }
 }
 
@@ -254,15 +354,13 @@ uint32_t SlicedCache::slice_of(uint64_t address) const {
   return static_cast<uint32_t>((address >> line_shift_) % slices_.size());
 }
 
-MemResponse SlicedCache::access(uint64_t address, uint32_t bytes, uint64_t cycle) {
-  const MemResponse response = serve(address, bytes, cycle);
-  TD_DEBUG(kMem, cycle, name_, "{} B at {:#x} (slice {}): {}", bytes, address, slice_of(address),
-           !response.accepted ? fmt::format("refused, retry at {}", response.cycle)
-                              : fmt::format("{}, ready at {}", response.hit ? "hit" : "miss", response.cycle));
+MemResponse SlicedCache::access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag) {
+  const MemResponse response = serve(address, bytes, cycle, client, tag);
+  TD_DEBUG(kMem, cycle, name_, "{} B at {:#x} (slice {}): {}", bytes, address, slice_of(address), describe(response));
   return response;
 }
 
-MemResponse SlicedCache::serve(uint64_t address, uint32_t bytes, uint64_t cycle) {
+MemResponse SlicedCache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag) {
   if (bytes == 0) return MemResponse{true, cycle, true};
   const uint64_t n = slices_.size();
   const uint64_t first_line = address >> line_shift_;
@@ -274,34 +372,35 @@ MemResponse SlicedCache::serve(uint64_t address, uint32_t bytes, uint64_t cycle)
   auto part_lines = [&](uint64_t k) { return (count - k + n - 1) / n; };
 
   // All or nothing: every slice must accept its part before any is served.
-  bool accepted = true;
+  // A refused request retries when its last refusing slice says.
   uint64_t retry = 0;
+  bool refused = false;
   for (uint64_t k = 0; k < parts; ++k) {
     Cache& slice = *slices_[(first_line + k) % n];
-    const MemResponse r = slice.check(first_line + k, part_lines(k), n, cycle);
-    if (!r.accepted) {
-      accepted = false;
-      retry = std::max(retry, r.cycle);
-      ++slice.mshr_full_;
-    }
+    const Cache::Check c = slice.check(first_line + k, part_lines(k), n, cycle, client, tag);
+    if (c.accepted) continue;
+    refused = true;
+    ++slice.mshr_full_;
+    retry = std::max(retry, slice.retry_cycle(c, client, tag));
   }
-  if (!accepted) return MemResponse{false, retry, false};
-
-  MemResponse result{true, 0, true};
+  if (refused) return MemResponse{false, retry, false};
+  const uint32_t join = joins_.open(client, tag, 0);
+  bool hit = true;
   for (uint64_t k = 0; k < parts; ++k) {
     const uint64_t lines = part_lines(k);
     uint64_t part_bytes = lines * line_bytes_;
     if (k == 0) part_bytes -= address - (first_line << line_shift_);
     if ((count - 1 - k) % n == 0) part_bytes -= ((last_line + 1) << line_shift_) - (address + bytes);
-    const MemResponse r = slices_[(first_line + k) % n]->commit(first_line + k, lines, n, part_bytes, cycle);
-    result.cycle = std::max(result.cycle, r.cycle);
-    result.hit = result.hit && r.hit;
+    Cache& slice = *slices_[(first_line + k) % n];
+    slice.commit(first_line + k, lines, n, part_bytes, cycle, joins_, join, hit, client, tag);
+    if (client) slice.release_holds(client, tag, cycle);
   }
-  return result;
+  return joins_.close(join, hit);
 }
 
 void SlicedCache::invalidate() {
   for (auto& slice : slices_) slice->invalidate();
+  joins_.clear();
 }
 
 }  // namespace td::mem

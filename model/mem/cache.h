@@ -6,8 +6,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "model/mem/event_queue.h"
+#include "model/mem/join.h"
 #include "model/mem/mem_level.h"
 #include "model/sim/stats.h"
 
@@ -22,11 +25,12 @@ struct CacheGeometry {
   uint32_t bytes_per_clock = 64;  // port bandwidth toward the requester
 };
 
-class Cache final : public MemLevel {
+class Cache final : public MemLevel, public MemClient, public EventTarget {
  public:
   // `next` serves misses (another Cache, a SlicedCache or Dram); it must
-  // outlive this cache. Stats are registered under `stats`.
-  Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats);
+  // outlive this cache. Stats are registered under `stats`. Misses reach
+  // `next` as events on `events` (nullptr: at once, as in unit tests).
+  Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, EventQueue* events = nullptr);
 
   // Timing of one request (every line overlapping [address, address+bytes)):
   //  - the port is reserved for ceil(bytes / bytes_per_clock) cycles, from
@@ -37,10 +41,12 @@ class Cache final : public MemLevel {
   //    ready at the fill cycle, the same cycle as the miss it joins; miss:
   //    an MSHR is taken (busy from `start` until the fill) and the line
   //    requested from `next` at start + hit_latency (the lookup that
-  //    missed), retried at next's retry cycle until accepted; the fill
-  //    cycle is next's answer and the data goes on to the requester as it
-  //    arrives: ready at the fill. (So a miss served by the next level's hit
-  //    costs this level's latency plus that level's, once each.) The victim is
+  //    missed; an event at that cycle), retried at next's retry cycle until
+  //    accepted; the fill cycle is next's answer (at once, or later through
+  //    mem_ready) and the data goes on to the requester as it arrives:
+  //    ready at the fill. (So a miss served by the next level's hit costs
+  //    this level's latency plus that level's, once each.) A fill not yet
+  //    known makes the request pending (see mem_level.h). The victim is
   //    an invalid way, else the least recently used one (even if its own
   //    fill is still in flight: that MSHR stays busy until it lands);
   //  - the request is ready when its last line and its port transfer are:
@@ -48,12 +54,23 @@ class Cache final : public MemLevel {
   //    `hit` = every line hit (a merge is not a hit).
   // Rejected (no state changed: lines, LRU, MSHRs, port) when the missing
   // lines need more MSHRs than are free at `start`: `cycle` then says when
-  // enough of them will have freed (for one missing line: the first release).
+  // enough of them will have freed (for one missing line: the first release;
+  // the next clock when the fills that would free them are not known yet).
   // A request that could never be accepted (more missing lines than MSHRs,
   // or more lines than the cache holds) throws std::invalid_argument.
   // A zero-byte request touches nothing and is ready at `cycle`.
-  MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle) override;
+  MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client = nullptr,
+                     uint64_t tag = 0) override;
   void invalidate() override;
+
+  // A fill this cache asked `next` for (tag: the MSHR) has its cycle.
+  void mem_ready(uint64_t tag, uint64_t cycle) override { fill(static_cast<uint32_t>(tag), cycle); }
+  // `next` refused that miss and can now take it from `cycle`.
+  void mem_retry(uint64_t tag, uint64_t cycle) override {
+    schedule(events_, cycle, *this, tag);
+  }
+  // A miss reaches `next` (arg: the MSHR).
+  void on_event(uint64_t arg, uint64_t cycle) override { forward(static_cast<uint32_t>(arg), cycle); }
 
   const CacheGeometry& geometry() const { return geometry_; }
   uint32_t sets() const { return sets_; }
@@ -61,28 +78,52 @@ class Cache final : public MemLevel {
   uint32_t mshrs_in_use(uint64_t cycle) const;
 
  private:
-  MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle);
+  MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag);
   friend class SlicedCache;
+
+  static constexpr uint64_t kUnknown = UINT64_MAX;  // a fill cycle not known yet
 
   struct Line {
     uint64_t tag = 0;         // the full line number (address / line_bytes)
     bool valid = false;
-    uint64_t fill_cycle = 0;  // data present from this cycle on
+    uint64_t fill_cycle = 0;  // data present from this cycle on (kUnknown: on its way)
+    uint32_t mshr = 0;        // the MSHR filling it, while fill_cycle is kUnknown
     uint64_t last_use = 0;    // LRU stamp
+  };
+
+  struct Mshr {
+    uint64_t release = 0;           // its fill cycle: free from then on (kUnknown: busy)
+    uint64_t line = 0;              // the line it fetches
+    // Held for the refused requester told to retry at `release`: free only
+    // for it, until it comes back (then used, or handed to the next waiter).
+    MemClient* held_by = nullptr;
+    uint64_t held_tag = 0;
+    std::vector<std::pair<JoinTable*, uint32_t>> waiters;  // joins waiting for the fill
   };
 
   // A slice of a SlicedCache with `interleave` slices sees every
   // interleave-th line; its set index is taken from line / interleave so that
   // all its sets are used.
-  Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, uint32_t interleave);
+  Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, uint32_t interleave,
+        EventQueue* events);
 
   // The lines of a request, as this cache sees them: `count` lines
   // first, first + step, ... (step 1 for a plain request, the slice count for
   // a part of a SlicedCache request).
   // check(): accepted (cycle = start) or rejected (cycle = earliest retry);
   // changes nothing. commit(): serves a request that check() accepted.
-  MemResponse check(uint64_t first_line, uint64_t count, uint64_t step, uint64_t cycle) const;
-  MemResponse commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t bytes, uint64_t cycle);
+  // commit() answers through join `join` of `joins` (the caller's): every
+  // line adds a ready or a pending part to it.
+  struct Check {
+    bool accepted = false;
+    uint64_t start = 0;  // the port's start for the request
+    uint64_t more = 0;   // refused: MSHRs it lacks
+    uint64_t needed = 0; // MSHRs it needs in all (its missing lines)
+  };
+  Check check(uint64_t first_line, uint64_t count, uint64_t step, uint64_t cycle, const MemClient* client,
+              uint64_t tag) const;
+  void commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t bytes, uint64_t cycle, JoinTable& joins,
+              uint32_t join, bool& hit, const MemClient* client, uint64_t tag);
 
   uint64_t set_of(uint64_t line) const {
     return (interleave_shift_ >= 0 ? line >> interleave_shift_ : line / interleave_) & set_mask_;
@@ -90,11 +131,28 @@ class Cache final : public MemLevel {
   Line* find(uint64_t line);
   const Line* find(uint64_t line) const;
   Line& victim(uint64_t line);  // an invalid way of the line's set, else its LRU way
-  uint64_t fetch(uint64_t line, uint64_t cycle);  // next level's ready cycle, retrying rejections
+  void forward(uint32_t mshr, uint64_t cycle);  // asks `next` for the MSHR's line
+  // The retry cycle of a refused request: one that needs a single MSHR
+  // holds the earliest known release nobody else holds (one retry per
+  // release: no stampede); one that needs several holds nothing (holding
+  // part of what it needs while another holds the rest would deadlock) and
+  // retries when enough known releases have passed. With no known release,
+  // `client` waits to be told (mem_retry). Without a client: the next clock.
+  uint64_t retry_cycle(const Check& refused, MemClient* client, uint64_t tag);
+  void fill(uint32_t mshr, uint64_t cycle);     // the MSHR's line arrives at `cycle`
+  bool mshr_free(const Mshr& m, uint64_t start) const { return m.release != kUnknown && m.release <= start; }
+  // Free at `start` for this requester (not held for another).
+  bool mshr_free_for(const Mshr& m, uint64_t start, const MemClient* client, uint64_t tag) const {
+    return mshr_free(m, start) && (!m.held_by || (m.held_by == client && m.held_tag == tag));
+  }
+  // Gives `m` (its release known) to the first waiting requester, if any.
+  void hand_to_next_waiter(Mshr& m, uint64_t not_before);
+  // The requester is served: MSHRs still held for it go to the next waiters.
+  void release_holds(const MemClient* client, uint64_t tag, uint64_t cycle);
   // Reserves the port for `bytes` from max(cycle, port free); returns that start.
   uint64_t reserve_port(uint64_t bytes, uint64_t cycle);
   // A present line served from `start`: a hit, or a merge into its fill.
-  void serve_present(Line& line, uint64_t start, MemResponse& result);
+  void serve_present(Line& line, uint64_t start, JoinTable& joins, uint32_t join, bool& hit);
 
   CacheGeometry geometry_;
   MemLevel& next_;
@@ -105,7 +163,20 @@ class Cache final : public MemLevel {
   int interleave_shift_ = 0;    // log2(interleave_) if a power of two, else -1
   uint64_t capacity_lines_ = 0;  // sets * ways
   std::vector<Line> lines_;  // sets_ * ways, set-major
-  std::vector<uint64_t> mshr_release_;  // per MSHR: fill cycle of its miss (free when <= start)
+  std::vector<Mshr> mshrs_;
+  // Requesters refused while no MSHR's release was known: each release tells
+  // the first of them (FIFO) when it can try again.
+  // A waiter lacking several MSHRs is woken without a hold: holding part of
+  // what it needs while others hold the rest would deadlock.
+  struct Waiter {
+    MemClient* client;
+    uint64_t tag;
+    bool hold;  // lacked a single MSHR: the release it is woken for is held for it
+  };
+  std::vector<Waiter> waiting_;
+  bool any_hold_ = false;  // some MSHR may be held (skips the scan when none is)
+  EventQueue* events_ = nullptr;
+  JoinTable joins_;  // requests made to this cache directly
   uint64_t port_free_cycle_ = 0;
   uint64_t use_stamp_ = 0;
 
@@ -129,16 +200,19 @@ class Cache final : public MemLevel {
 // Slice i registers its stats under `stats`.child("slice<i>").
 class SlicedCache final : public MemLevel {
  public:
-  SlicedCache(uint32_t slices, const CacheGeometry& slice_geometry, MemLevel& next, const sim::StatGroup& stats);
-  MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle) override;
+  SlicedCache(uint32_t slices, const CacheGeometry& slice_geometry, MemLevel& next, const sim::StatGroup& stats,
+              EventQueue* events = nullptr);
+  MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client = nullptr,
+                     uint64_t tag = 0) override;
   void invalidate() override;
   uint32_t slice_of(uint64_t address) const;
   Cache& slice(uint32_t index) { return *slices_[index]; }
 
  private:
-  MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle);
+  MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag);
   uint32_t line_bytes_;
   uint32_t line_shift_;
+  JoinTable joins_;  // one per request: its parts are its slices' lines
   std::string name_;  // hierarchical, for debug lines
   std::vector<std::unique_ptr<Cache>> slices_;
 };

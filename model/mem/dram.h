@@ -25,7 +25,9 @@ class Dram final : public MemLevel {
  public:
   Dram(const DramTiming& timing, const sim::StatGroup& stats);
   // Never rejects (DRAM queues are modelled by bandwidth alone).
-  MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle) override;
+  // Always ready at once (DRAM is the last level: no miss to wait for).
+  MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client = nullptr,
+                     uint64_t tag = 0) override;
   // Frees every channel (between independent batches, as Cache::invalidate).
   void invalidate() override;
 

@@ -2,14 +2,38 @@
 
 #include <algorithm>
 #include <iterator>
+#include <string>
 
 #include "model/sim/debug.h"
 
 namespace td::timing {
 
 NodeFetch::NodeFetch(sc_core::sc_module_name name, uint32_t return_buffer_entries, sim::Channel<LaneJob>& in,
-                     const WaveBuffer& waves, mem::MemLevel& l0, TdStats& stats)
-    : sc_module(name), in_(in), waves_(waves), l0_(l0), stats_(stats), entries_(return_buffer_entries) {}
+                     const WaveBuffer& waves, mem::MemLevel& l0, TdStats& stats,
+                     std::function<void(uint64_t)> on_fill)
+    : sc_module(name),
+      in_(in),
+      waves_(waves),
+      l0_(l0),
+      stats_(stats),
+      entries_(return_buffer_entries),
+      on_fill_(std::move(on_fill)) {}
+
+void NodeFetch::mem_retry(uint64_t, uint64_t cycle) {
+  retry_cycle_ = cycle;
+  if (on_fill_) on_fill_(cycle);
+}
+
+void NodeFetch::mem_ready(uint64_t tag, uint64_t cycle) {
+  const auto it = std::find_if(buffer_.begin(), buffer_.end(), [tag](const FetchedLane& f) { return f.tag == tag; });
+  if (it == buffer_.end()) return;  // dropped by a reset
+  FetchedLane lane = *it;
+  buffer_.erase(it);
+  lane.ready_cycle = cycle;
+  stats_.lane_fetch_latency.sample(cycle - lane.request_cycle);
+  insert(std::move(lane));
+  if (on_fill_) on_fill_(cycle);
+}
 
 void NodeFetch::insert(FetchedLane&& lane) {
   auto position = buffer_.end();
@@ -32,7 +56,11 @@ void NodeFetch::tick(uint64_t cycle) {
   }
   const LaneJob& job = in_.front();
   const ref::LanePlan& plan = waves_.slot(job.slot).plans[job.lane];
-  const mem::MemResponse response = l0_.access(plan.address, plan.bytes, cycle);
+  // A retry of a refused request keeps its tag: L0 may hold an MSHR for it.
+  const uint64_t tag = refused_ ? refused_tag_ : next_tag_++;
+  const mem::MemResponse response = l0_.access(plan.address, plan.bytes, cycle, this, tag);
+  refused_ = !response.accepted;
+  refused_tag_ = tag;
   if (!response.accepted) {
     retry_cycle_ = response.cycle;
     stalled_memory_ = true;
@@ -40,13 +68,14 @@ void NodeFetch::tick(uint64_t cycle) {
     TD_DEBUG(kTd, cycle, name(), "L0 refused lane {} (MSHRs full): retry at {}", job.lane, retry_cycle_);
     return;
   }
-  TD_DEBUG(kTd, cycle, name(), "wave slot {} lane {}: {} B at {:#x}, L0 {}, ready at {}", job.slot, job.lane,
-           plan.bytes, plan.address, response.hit ? "hit" : "miss", response.cycle);
+  TD_DEBUG(kTd, cycle, name(), "wave slot {} lane {}: {} B at {:#x}, L0 {}, {}", job.slot, job.lane, plan.bytes,
+           plan.address, response.hit ? "hit" : "miss",
+           response.pending ? std::string("fill pending") : fmt::format("ready at {}", response.cycle));
   requested_ = true;
   last_hit_ = response.hit;
   last_address_ = plan.address;
-  stats_.lane_fetch_latency.sample(response.cycle - cycle);
-  insert(FetchedLane{in_.pop(), response.cycle});
+  if (!response.pending) stats_.lane_fetch_latency.sample(response.cycle - cycle);
+  insert(FetchedLane{in_.pop(), response.pending ? UINT64_MAX : response.cycle, tag, cycle});
 }
 
 FetchedLane NodeFetch::take() {

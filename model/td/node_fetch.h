@@ -6,6 +6,7 @@
 
 #include <systemc>
 #include <deque>
+#include <functional>
 
 #include "model/mem/mem_level.h"
 #include "model/sim/channel.h"
@@ -15,10 +16,16 @@
 
 namespace td::timing {
 
-class NodeFetch : public sc_core::sc_module {
+class NodeFetch : public sc_core::sc_module, public mem::MemClient {
  public:
+  // `on_fill` hears the cycle a pending fill lands (the TD is due then).
   NodeFetch(sc_core::sc_module_name name, uint32_t return_buffer_entries, sim::Channel<LaneJob>& in,
-            const WaveBuffer& waves, mem::MemLevel& l0, TdStats& stats);
+            const WaveBuffer& waves, mem::MemLevel& l0, TdStats& stats, std::function<void(uint64_t)> on_fill);
+
+  // L0 found the cycle of a fill this stage waits for.
+  void mem_ready(uint64_t tag, uint64_t cycle) override;
+  // L0, which refused this stage, can take a request from `cycle`.
+  void mem_retry(uint64_t tag, uint64_t cycle) override;
 
   void tick(uint64_t cycle);
 
@@ -56,6 +63,10 @@ class NodeFetch : public sc_core::sc_module {
   TdStats& stats_;
   size_t entries_;
   std::deque<FetchedLane> buffer_;  // ordered by ready cycle, then fetch order
+  std::function<void(uint64_t)> on_fill_;
+  uint64_t next_tag_ = 0;
+  bool refused_ = false;  // the front lane's last request was refused
+  uint64_t refused_tag_ = 0;
   uint64_t retry_cycle_ = 0;  // L0 refused: no request before this cycle
   bool requested_ = false, last_hit_ = false, stalled_memory_ = false, stalled_full_ = false;
   uint64_t last_address_ = 0;

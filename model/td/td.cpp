@@ -20,18 +20,19 @@ struct Td::TraceIds {
 };
 
 Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem::MemLevel& l1,
-       const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats)
+       mem::EventQueue* events, const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats)
     : sc_module(name),
       index_(index),
       store_(store),
       client_(client),
       stats_(sim::StatGroup(stats, this->name())),
-      l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0")),
+      l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), events),
       waves_(params.instruction_queue_depth),
       fetch_queue_(params.fetch_queue_depth),
       no_fetch_(2),
       sequencer_("lane_sequencer", waves_, fetch_queue_, no_fetch_, stats_),
-      node_fetch_("node_fetch", params.return_buffer_entries, fetch_queue_, waves_, l0_, stats_),
+      node_fetch_("node_fetch", params.return_buffer_entries, fetch_queue_, waves_, l0_, stats_,
+                  [this](uint64_t cycle) { due_cycle_ = std::min(due_cycle_, cycle); }),
       box_stage_("box_stage", params.box_latency_cycles),
       sort_stage_("sort_stage", params.sort_latency_cycles, box_stage_.out(), waves_),
       tri_stage_("tri_stage", params.triangle_latency_cycles),

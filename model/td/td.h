@@ -40,8 +40,9 @@ class Td : public sc_core::sc_module {
  public:
   // `l1` serves this TD's L0 misses; `index` is the TD's number in the chip
   // (what the wave client sees). Stats go under this module's name.
+  // `events` carries L0 misses to L1 at their arrival cycle (the chip's).
   Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem::MemLevel& l1,
-     const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats);
+     mem::EventQueue* events, const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats);
   ~Td() override;
 
   // One clock. Call at most once per cycle, in increasing cycles.

@@ -27,7 +27,9 @@ struct LaneJob {
 // (kept in ready order; equal ready cycles in fetch order).
 struct FetchedLane {
   LaneJob job;
-  uint64_t ready_cycle = 0;  // node bytes available from this cycle
+  uint64_t ready_cycle = 0;  // node bytes available from this cycle (UINT64_MAX: fill not known yet)
+  uint64_t tag = 0;          // names the request to L0 while its fill is pending
+  uint64_t request_cycle = 0;
 };
 
 // Box stage -> sort stage: the tests' outcome and the child pointers the

@@ -28,7 +28,7 @@ class FakeL0 : public mem::MemLevel {
   std::map<uint64_t, uint64_t> latency;  // address -> cycles
   uint64_t refuse_until = 0;
   std::vector<uint64_t> requested_at;
-  mem::MemResponse access(uint64_t address, uint32_t, uint64_t cycle) override {
+  mem::MemResponse access(uint64_t address, uint32_t, uint64_t cycle, mem::MemClient*, uint64_t) override {
     if (cycle < refuse_until) return {false, refuse_until, false};
     requested_at.push_back(cycle);
     return {true, cycle + latency.at(address), false};
@@ -90,7 +90,7 @@ TEST(NodeFetch, FillsReturnInReadyOrderNotRequestOrder) {
   FakeL0 l0;
   // Lane 0 misses long, lane 1 short, lane 2 in between.
   for (uint32_t l = 0; l < 3; ++l) l0.latency[waves.slot(slot).plans[l].address] = std::vector<uint64_t>{50, 5, 20}[l];
-  NodeFetch fetch("node_fetch", 8, in, waves, l0, f.stats);
+  NodeFetch fetch("node_fetch", 8, in, waves, l0, f.stats, nullptr);
   for (uint32_t l = 0; l < 3; ++l) in.push(LaneJob{slot, l}, l);
   std::vector<uint32_t> order;
   for (uint64_t cycle = 1; cycle < 100 && order.size() < 3; ++cycle) {
@@ -109,7 +109,7 @@ TEST(NodeFetch, FullReturnBufferAndRefusingL0Stall) {
   FakeL0 l0;
   for (uint32_t l = 0; l < 3; ++l) l0.latency[waves.slot(slot).plans[l].address] = 10;
   l0.refuse_until = 4;
-  NodeFetch fetch("node_fetch", 1, in, waves, l0, f.stats);
+  NodeFetch fetch("node_fetch", 1, in, waves, l0, f.stats, nullptr);
   for (uint32_t l = 0; l < 3; ++l) in.push(LaneJob{slot, l}, 0);
   for (uint64_t cycle = 1; cycle <= 3; ++cycle) fetch.tick(cycle);
   EXPECT_EQ(f.stats.stall_memory.value(), 3u);  // refused at 1, then waits for 4

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <map>
 #include <vector>
 
 #include "model/mem/cache.h"
@@ -27,7 +28,7 @@ class FakeNext final : public MemLevel {
  public:
   explicit FakeNext(uint64_t latency, uint32_t rejections = 0, uint64_t retry_delay = 0)
       : latency_(latency), rejections_(rejections), retry_delay_(retry_delay) {}
-  MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle) override {
+  MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient*, uint64_t) override {
     calls.push_back(Call{address, bytes, cycle});
     if (rejections_ > 0) {
       --rejections_;
@@ -517,6 +518,92 @@ TEST_F(SlicedCacheTest, InvalidateClearsEverySlice) {
 TEST_F(SlicedCacheTest, ZeroSlicesRejected) {
   FakeNext next(10);
   EXPECT_THROW(SlicedCache(0, small_geometry(), next, group_), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace td::mem
+
+// --- Misses as events: shared levels serve in arrival order -------------
+
+namespace td::mem {
+namespace {
+
+class RecordingClient final : public MemClient {
+ public:
+  std::map<uint64_t, uint64_t> ready;    // tag -> cycle
+  std::map<uint64_t, uint64_t> retries;  // tag -> cycle
+  void mem_ready(uint64_t tag, uint64_t cycle) override { ready[tag] = cycle; }
+  void mem_retry(uint64_t tag, uint64_t cycle) override { retries[tag] = cycle; }
+};
+
+class OrderedMemory : public ::testing::Test {
+ protected:
+  sim::StatsRegistry stats_;
+  EventQueue events_;
+  RecordingClient client_;
+};
+
+TEST_F(OrderedMemory, ASharedLevelServesMissesInArrivalOrderNotTheOrderTheyWereMade) {
+  FakeNext dram(100);
+  CacheGeometry l1_geometry = small_geometry();
+  l1_geometry.hit_latency_cycles = 5;
+  l1_geometry.bytes_per_clock = 1;  // one 64-byte line keeps the port busy 64 clocks
+  Cache l1(l1_geometry, dram, sim::StatGroup(stats_, "l1"), &events_);
+  CacheGeometry slow = small_geometry(), fast = small_geometry();
+  slow.hit_latency_cycles = 300;
+  fast.hit_latency_cycles = 1;
+  Cache l0_slow(slow, l1, sim::StatGroup(stats_, "a.l0"), &events_);
+  Cache l0_fast(fast, l1, sim::StatGroup(stats_, "b.l0"), &events_);
+
+  // Made first, but reaches L1 at cycle 300; made second, reaches it at 11.
+  EXPECT_TRUE(l0_slow.access(0x1000, 64, 0, &client_, 1).pending);
+  EXPECT_TRUE(l0_fast.access(0x2000, 64, 10, &client_, 2).pending);
+  events_.run_until(10'000);
+  ASSERT_EQ(dram.calls.size(), 2u);
+  EXPECT_EQ(dram.calls[0].address, 0x2000u) << "the miss that arrived first is served first";
+  // The fast miss is not held behind the slow one's reservations: L1 at 11,
+  // its lookup (5), DRAM (100); its 64-byte transfer (64 clocks from 11) is
+  // over by then.
+  const uint64_t fast_fill = 11 + 5 + 100;
+  EXPECT_EQ(client_.ready.at(2), std::max<uint64_t>(fast_fill, 11 + 64));
+  EXPECT_GT(client_.ready.at(1), client_.ready.at(2));
+}
+
+TEST_F(OrderedMemory, ARefusedRequesterIsToldWhenAnMshrFrees) {
+  FakeNext dram(100);
+  CacheGeometry g = small_geometry();
+  g.mshrs = 1;
+  Cache l1(g, dram, sim::StatGroup(stats_, "l1"), &events_);
+  EXPECT_TRUE(l1.access(0x1000, 64, 0, &client_, 1).pending);
+  // The only MSHR's fill is not known yet: the second requester waits to be told.
+  const MemResponse refused = l1.access(0x2000, 64, 1, &client_, 2);
+  EXPECT_FALSE(refused.accepted);
+  EXPECT_EQ(refused.cycle, kRetryWhenTold);
+  events_.run_until(10'000);
+  const uint64_t first_fill = 0 + g.hit_latency_cycles + 100;
+  EXPECT_EQ(client_.ready.at(1), first_fill);
+  ASSERT_EQ(client_.retries.count(2), 1u);
+  EXPECT_EQ(client_.retries.at(2), first_fill);  // when the MSHR frees
+  // Retrying then (with its tag) it gets the MSHR held for it.
+  const MemResponse again = l1.access(0x2000, 64, first_fill, &client_, 2);
+  ASSERT_TRUE(again.accepted);
+  events_.run_until(20'000);
+  EXPECT_EQ(client_.ready.at(2), first_fill + g.hit_latency_cycles + 100);
+}
+
+TEST_F(OrderedMemory, AnMshrHeldForOneRequesterIsNotTakenByAnother) {
+  FakeNext dram(100);
+  CacheGeometry g = small_geometry();
+  g.mshrs = 1;
+  Cache l1(g, dram, sim::StatGroup(stats_, "l1"), &events_);
+  l1.access(0x1000, 64, 0, &client_, 1);
+  events_.run_until(g.hit_latency_cycles);  // the miss reached DRAM: its fill, hl + 100, is known
+  const uint64_t release = g.hit_latency_cycles + 100;
+  const MemResponse told = l1.access(0x2000, 64, 2, &client_, 2);
+  ASSERT_FALSE(told.accepted);
+  EXPECT_EQ(told.cycle, release);  // and the MSHR is held for tag 2
+  EXPECT_FALSE(l1.access(0x3000, 64, release, &client_, 3).accepted) << "held for another requester";
+  EXPECT_TRUE(l1.access(0x2000, 64, release, &client_, 2).accepted);
 }
 
 }  // namespace
