@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "model/sim/debug.h"
@@ -81,48 +82,71 @@ Cache::Line& Cache::victim(uint64_t line) {
 }
 
 void Cache::forward(uint32_t mshr, uint64_t cycle) {
-  const MemResponse r = next_.access(mshrs_[mshr].line << line_shift_, geometry_.line_bytes, cycle, this, mshr);
+  Mshr& m = mshrs_[mshr];
+  if (m.asked || m.release != kUnknown) return;  // a second retry notice: already asked
+  const MemResponse r = next_.access(m.line << line_shift_, geometry_.line_bytes, cycle, this, mshr);
   if (!r.accepted) {
     // Refused: again when `next` names the cycle (now, or when it knows).
     if (r.cycle != kRetryWhenTold) schedule(events_, std::max(r.cycle, cycle + 1), *this, mshr);
-  } else if (!r.pending) {
-    fill(mshr, r.cycle);
+    return;
   }
+  mshrs_[mshr].asked = true;
+  if (!r.pending) fill(mshr, r.cycle);
   // pending: mem_ready() calls fill() when the cycle is known
 }
 
 void Cache::fill(uint32_t mshr, uint64_t cycle) {
   Mshr& m = mshrs_[mshr];
+  if (m.release != kUnknown) return;  // not waiting for a fill
   m.release = cycle;
   Line* line = find(m.line);
   if (line && line->fill_cycle == kUnknown && line->mshr == mshr) line->fill_cycle = cycle;
+  // The release is known: promise it before the waiters' clients act.
+  pump(cycle);
   std::vector<std::pair<JoinTable*, uint32_t>> waiters;
   waiters.swap(m.waiters);  // a waiter's client may issue new requests
   for (const auto& [joins, join] : waiters) joins->part_ready(join, cycle);
-  // This MSHR frees at `cycle`: the first refused requester may try then.
-  hand_to_next_waiter(m, cycle);
 }
 
-void Cache::hand_to_next_waiter(Mshr& m, uint64_t not_before) {
-  m.held_by = nullptr;
-  if (waiting_.empty()) return;
-  const Waiter waiter = waiting_.front();
-  waiting_.erase(waiting_.begin());
-  if (waiter.hold) {
-    m.held_by = waiter.client;
-    m.held_tag = waiter.tag;
+void Cache::pump(uint64_t now) {
+  while (!waiting_.empty()) {
+    Mshr* earliest = nullptr;
+    for (Mshr& m : mshrs_) {
+      if (m.held_by || m.release == kUnknown) continue;
+      if (!earliest || m.release < earliest->release) earliest = &m;
+    }
+    if (!earliest) return;
+    const Waiter waiter = waiting_.front();
+    waiting_.pop_front();
+    earliest->held_by = waiter.client;
+    earliest->held_tag = waiter.tag;
+    earliest->exclusive = waiter.exclusive;
     any_hold_ = true;
+    waiter.client->mem_retry(waiter.tag, std::max(earliest->release, now));
   }
-  waiter.client->mem_retry(waiter.tag, std::max(m.release, not_before));
+}
+
+void Cache::park(MemClient* client, uint64_t tag, bool exclusive) {
+  for (const Waiter& w : waiting_)
+    if (w.client == client && w.tag == tag) return;
+  waiting_.push_back(Waiter{client, tag, exclusive});
 }
 
 void Cache::release_holds(const MemClient* client, uint64_t tag, uint64_t cycle) {
-  if (waiting_.empty() && !any_hold_) return;
-  any_hold_ = false;
-  for (Mshr& m : mshrs_) any_hold_ = any_hold_ || m.held_by;
-  if (!any_hold_) return;
-  for (Mshr& m : mshrs_)
-    if (m.held_by == client && m.held_tag == tag && m.release != kUnknown) hand_to_next_waiter(m, cycle);
+  for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
+    if (it->client == client && it->tag == tag) {
+      waiting_.erase(it);
+      break;
+    }
+  }
+  if (any_hold_) {
+    any_hold_ = false;
+    for (Mshr& m : mshrs_) {
+      if (m.held_by == client && m.held_tag == tag) m.held_by = nullptr;
+      any_hold_ = any_hold_ || m.held_by;
+    }
+  }
+  pump(cycle);
 }
 
 Cache::Check Cache::check(uint64_t first_line, uint64_t count, uint64_t step, uint64_t cycle,
@@ -147,20 +171,27 @@ Cache::Check Cache::check(uint64_t first_line, uint64_t count, uint64_t step, ui
   return Check{false, start, needed - free, needed};
 }
 
-uint64_t Cache::retry_cycle(const Check& refused, MemClient* client, uint64_t tag) {
+uint64_t Cache::retry_cycle(const Check& refused, MemClient* client, uint64_t tag, bool single) {
   const uint64_t start = refused.start, more = refused.more;
-  const bool single = refused.needed == 1;
+  if (client) {
+    // Promised one already (it came back early): then.
+    for (const Mshr& m : mshrs_)
+      if (m.held_by == client && m.held_tag == tag && m.release != kUnknown && m.release > start) return m.release;
+  }
   if (single) {
-    // The earliest known release that nobody holds; held for this client.
+    // The earliest known release promised to nobody; promised to this client.
     Mshr* earliest = nullptr;
     for (Mshr& m : mshrs_) {
       if (m.held_by || m.release == kUnknown || m.release <= start) continue;
       if (!earliest || m.release < earliest->release) earliest = &m;
     }
     if (earliest) {
-      earliest->held_by = client;  // nullptr without a client: nothing held
-      earliest->held_tag = tag;
-      any_hold_ = any_hold_ || client;
+      if (client) {
+        earliest->held_by = client;
+        earliest->held_tag = tag;
+        earliest->exclusive = true;
+        any_hold_ = true;
+      }
       return earliest->release;
     }
   } else {
@@ -173,7 +204,7 @@ uint64_t Cache::retry_cycle(const Check& refused, MemClient* client, uint64_t ta
     if (releases.size() >= more) return releases[more - 1];
   }
   if (!client) return start + 1;  // nobody to tell: poll
-  waiting_.push_back(Waiter{client, tag, single});
+  park(client, tag, single);
   return kRetryWhenTold;
 }
 
@@ -196,15 +227,16 @@ void Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t 
     // check() guaranteed a free MSHR for every missing line; one held for
     // this requester first.
     auto free = std::find_if(mshrs_.begin(), mshrs_.end(), [&](const Mshr& m) {
-      return m.held_by == client && m.held_tag == tag && client && mshr_free(m, start);
+      return m.held_by == client && m.held_tag == tag && m.exclusive && client && mshr_free(m, start);
     });
     if (free == mshrs_.end())
       free = std::find_if(mshrs_.begin(), mshrs_.end(),
-                          [&](const Mshr& m) { return !m.held_by && mshr_free(m, start); });
+                          [&](const Mshr& m) { return (!m.held_by || !m.exclusive) && mshr_free(m, start); });
     const auto mshr = static_cast<uint32_t>(free - mshrs_.begin());
     free->release = kUnknown;
     free->line = line;
     free->held_by = nullptr;
+    free->asked = false;
     free->waiters.assign(1, {&joins, join});
     joins.add_pending_part(join);
     way.tag = line;
@@ -302,7 +334,7 @@ MemResponse Cache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemCl
   const Check checked = check(first_line, count, 1, cycle, client, tag);
   if (!checked.accepted) {
     ++mshr_full_;
-    return MemResponse{false, retry_cycle(checked, client, tag), false};
+    return MemResponse{false, retry_cycle(checked, client, tag, checked.needed == 1), false};
   }
   const uint32_t join = joins_.open(client, tag, 0);
   bool hit = true;
@@ -331,7 +363,9 @@ uint32_t Cache::mshrs_in_use(uint64_t cycle) const {
 namespace {
 
 uint32_t validated_slices(uint32_t slices) {
-  if (slices < 1) throw std::invalid_argument(fmt::format("sliced cache: slices must be >= 1 (got {})", slices));
+  if (slices < 1 || slices > SlicedCache::kMaxSlices)
+    throw std::invalid_argument(
+        fmt::format("sliced cache: slices must be 1 to {} (got {})", SlicedCache::kMaxSlices, slices));
   return slices;
 }
 
@@ -373,17 +407,26 @@ MemResponse SlicedCache::serve(uint64_t address, uint32_t bytes, uint64_t cycle,
 
   // All or nothing: every slice must accept its part before any is served.
   // A refused request retries when its last refusing slice says.
-  uint64_t retry = 0;
+  // A request needing one MSHR in all may be promised one exclusively;
+  // one needing several (in one slice or across slices) may not.
+  std::array<Cache::Check, kMaxSlices> checks;
+  uint64_t needed = 0;
   bool refused = false;
   for (uint64_t k = 0; k < parts; ++k) {
-    Cache& slice = *slices_[(first_line + k) % n];
-    const Cache::Check c = slice.check(first_line + k, part_lines(k), n, cycle, client, tag);
-    if (c.accepted) continue;
-    refused = true;
-    ++slice.mshr_full_;
-    retry = std::max(retry, slice.retry_cycle(c, client, tag));
+    checks[k] = slices_[(first_line + k) % n]->check(first_line + k, part_lines(k), n, cycle, client, tag);
+    needed += checks[k].needed;
+    refused = refused || !checks[k].accepted;
   }
-  if (refused) return MemResponse{false, retry, false};
+  if (refused) {
+    uint64_t retry = 0;
+    for (uint64_t k = 0; k < parts; ++k) {
+      if (checks[k].accepted) continue;
+      Cache& slice = *slices_[(first_line + k) % n];
+      ++slice.mshr_full_;
+      retry = std::max(retry, slice.retry_cycle(checks[k], client, tag, needed == 1));
+    }
+    return MemResponse{false, retry, false};
+  }
   const uint32_t join = joins_.open(client, tag, 0);
   bool hit = true;
   for (uint64_t k = 0; k < parts; ++k) {
@@ -393,8 +436,10 @@ MemResponse SlicedCache::serve(uint64_t address, uint32_t bytes, uint64_t cycle,
     if ((count - 1 - k) % n == 0) part_bytes -= ((last_line + 1) << line_shift_) - (address + bytes);
     Cache& slice = *slices_[(first_line + k) % n];
     slice.commit(first_line + k, lines, n, part_bytes, cycle, joins_, join, hit, client, tag);
-    if (client) slice.release_holds(client, tag, cycle);
   }
+  // Served: whatever any slice promised it, or still has it waiting for, ends.
+  if (client)
+    for (auto& slice : slices_) slice->release_holds(client, tag, cycle);
   return joins_.close(join, hit);
 }
 

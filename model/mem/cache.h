@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <utility>
@@ -54,8 +55,10 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   //    `hit` = every line hit (a merge is not a hit).
   // Rejected (no state changed: lines, LRU, MSHRs, port) when the missing
   // lines need more MSHRs than are free at `start`: `cycle` then says when
-  // enough of them will have freed (for one missing line: the first release;
-  // the next clock when the fills that would free them are not known yet).
+  // to retry (a known release promised to this requester), or is
+  // kRetryWhenTold: the requester waits in FIFO order and mem_retry tells it
+  // as soon as a release is known (see retry_cycle and pump). Without a
+  // client the answer is a known release or the next clock.
   // A request that could never be accepted (more missing lines than MSHRs,
   // or more lines than the cache holds) throws std::invalid_argument.
   // A zero-byte request touches nothing and is ready at `cycle`.
@@ -94,10 +97,15 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   struct Mshr {
     uint64_t release = 0;           // its fill cycle: free from then on (kUnknown: busy)
     uint64_t line = 0;              // the line it fetches
-    // Held for the refused requester told to retry at `release`: free only
-    // for it, until it comes back (then used, or handed to the next waiter).
+    // Promised to the refused requester told to retry at `release`, until
+    // it comes back (then used, or promised to the next waiter). An
+    // exclusive promise (to a requester needing this one MSHR) keeps it free
+    // for that requester only; one needing several gets a plain promise
+    // (holding part of what it needs would deadlock).
     MemClient* held_by = nullptr;
     uint64_t held_tag = 0;
+    bool exclusive = false;
+    bool asked = false;  // `next` accepted this MSHR's request (no second one)
     std::vector<std::pair<JoinTable*, uint32_t>> waiters;  // joins waiting for the fill
   };
 
@@ -138,17 +146,21 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // part of what it needs while another holds the rest would deadlock) and
   // retries when enough known releases have passed. With no known release,
   // `client` waits to be told (mem_retry). Without a client: the next clock.
-  uint64_t retry_cycle(const Check& refused, MemClient* client, uint64_t tag);
+  // `single`: the whole request (all slices) needs one MSHR.
+  uint64_t retry_cycle(const Check& refused, MemClient* client, uint64_t tag, bool single);
   void fill(uint32_t mshr, uint64_t cycle);     // the MSHR's line arrives at `cycle`
   bool mshr_free(const Mshr& m, uint64_t start) const { return m.release != kUnknown && m.release <= start; }
   // Free at `start` for this requester (not held for another).
   bool mshr_free_for(const Mshr& m, uint64_t start, const MemClient* client, uint64_t tag) const {
-    return mshr_free(m, start) && (!m.held_by || (m.held_by == client && m.held_tag == tag));
+    return mshr_free(m, start) && (!m.held_by || !m.exclusive || (m.held_by == client && m.held_tag == tag));
   }
-  // Gives `m` (its release known) to the first waiting requester, if any.
-  void hand_to_next_waiter(Mshr& m, uint64_t not_before);
-  // The requester is served: MSHRs still held for it go to the next waiters.
+  // Keeps the invariant "no requester waits to be told while an MSHR with a
+  // known release is promised to nobody": promises such MSHRs, earliest
+  // release first, to the waiters in FIFO order, and tells them when to retry.
+  void pump(uint64_t now);
+  // The requester came back: its promises end (used or not), then pump.
   void release_holds(const MemClient* client, uint64_t tag, uint64_t cycle);
+  void park(MemClient* client, uint64_t tag, bool exclusive);  // once per requester
   // Reserves the port for `bytes` from max(cycle, port free); returns that start.
   uint64_t reserve_port(uint64_t bytes, uint64_t cycle);
   // A present line served from `start`: a hit, or a merge into its fill.
@@ -171,9 +183,9 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   struct Waiter {
     MemClient* client;
     uint64_t tag;
-    bool hold;  // lacked a single MSHR: the release it is woken for is held for it
+    bool exclusive;  // needs a single MSHR: the release it is promised is kept for it
   };
-  std::vector<Waiter> waiting_;
+  std::deque<Waiter> waiting_;
   bool any_hold_ = false;  // some MSHR may be held (skips the scan when none is)
   EventQueue* events_ = nullptr;
   JoinTable joins_;  // requests made to this cache directly
@@ -200,6 +212,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
 // Slice i registers its stats under `stats`.child("slice<i>").
 class SlicedCache final : public MemLevel {
  public:
+  static constexpr uint32_t kMaxSlices = 256;  // as the configuration allows
   SlicedCache(uint32_t slices, const CacheGeometry& slice_geometry, MemLevel& next, const sim::StatGroup& stats,
               EventQueue* events = nullptr);
   MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client = nullptr,

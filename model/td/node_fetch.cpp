@@ -19,7 +19,8 @@ NodeFetch::NodeFetch(sc_core::sc_module_name name, uint32_t return_buffer_entrie
       entries_(return_buffer_entries),
       on_fill_(std::move(on_fill)) {}
 
-void NodeFetch::mem_retry(uint64_t, uint64_t cycle) {
+void NodeFetch::mem_retry(uint64_t tag, uint64_t cycle) {
+  if (!refused_ || tag != refused_tag_) return;  // a stale notice
   retry_cycle_ = cycle;
   if (on_fill_) on_fill_(cycle);
 }
@@ -91,6 +92,7 @@ uint64_t NodeFetch::next_request_cycle() const {
 
 void NodeFetch::reset() {
   buffer_.clear();
+  refused_ = false;
   retry_cycle_ = 0;
   requested_ = stalled_memory_ = stalled_full_ = false;
 }

@@ -208,6 +208,23 @@ TEST(TdPipeline, ClientMayIssueFromItsCompletionHandler) {
   expect_all_returned_correctly(h, 5);
 }
 
+TEST(TdPipeline, MixedLineSizesAndFewMshrsNeitherDeadlockNorLoseLanes) {
+  // L0 lines larger than L1's, L1's larger than L2's, slices with one MSHR:
+  // fills split across lines and slices, requesters wait to be told.
+  cfg::Config config = small_config();
+  config.l1.line_bytes = 64;
+  config.l1.mshrs = 2;
+  config.l2.slice.line_bytes = 32;
+  config.l2.slice.mshrs = 1;
+  config.l0.mshrs = 2;
+  Harness h(config);
+  h.write_nodes(256);
+  for (uint32_t w = 0; w < 16; ++w) h.feeder.push(w % config.td_count(), mixed_wave(64, w * 17, 256));
+  h.run();
+  expect_all_returned_correctly(h, 16);
+  EXPECT_GT(h.td_stat("stall_memory"), 0);
+}
+
 TEST(TdPipeline, SameInputsGiveTheSameCyclesAndResults) {
   // Two chips cannot be elaborated in one process; run the same program twice
   // on one chip from cold caches and compare what it measured.

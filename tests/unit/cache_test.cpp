@@ -608,3 +608,38 @@ TEST_F(OrderedMemory, AnMshrHeldForOneRequesterIsNotTakenByAnother) {
 
 }  // namespace
 }  // namespace td::mem
+
+namespace td::mem {
+namespace {
+
+// A told requester that is then served without an MSHR (its lines arrived
+// meanwhile) must pass the release on: every waiter is served in the end.
+// (Review repro: waiters needing two MSHRs, some of them served by merges.)
+TEST_F(OrderedMemory, EveryWaitingRequesterIsServedEvenWhenOthersNeedNoMshr) {
+  FakeNext dram(100);
+  CacheGeometry g = small_geometry();  // 64-byte lines
+  g.mshrs = 2;
+  Cache l1(g, dram, sim::StatGroup(stats_, "l1"), &events_);
+  l1.access(0x000, 128, 0, &client_, 100);                                   // both MSHRs
+  for (uint64_t t = 1; t <= 4; ++t) l1.access(0x080, 128, 1, &client_, t);  // lines 2, 3: wait
+  l1.access(0x100, 128, 1, &client_, 5);                                     // lines 4, 5: wait
+  // Every told requester retries at the cycle it was told.
+  for (uint64_t c = 1; c < 20'000; ++c) {
+    events_.run_until(c);
+    for (auto it = client_.retries.begin(); it != client_.retries.end();) {
+      if (it->second != c) {
+        ++it;
+        continue;
+      }
+      const uint64_t tag = it->first;
+      it = client_.retries.erase(it);
+      const MemResponse r = l1.access(tag == 5 ? 0x100 : 0x080, 128, c, &client_, tag);
+      if (r.accepted && !r.pending) client_.ready[tag] = r.cycle;
+    }
+  }
+  for (uint64_t tag = 1; tag <= 5; ++tag) EXPECT_EQ(client_.ready.count(tag), 1u) << "requester " << tag;
+  EXPECT_EQ(l1.mshrs_in_use(20'000), 0u);
+}
+
+}  // namespace
+}  // namespace td::mem
