@@ -1,0 +1,218 @@
+#include "tb/scene/bvh_encoder.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+namespace td::scene {
+
+namespace {
+
+// The 32-bit node pointer holds a 29-bit unit index.
+constexpr uint64_t kMaxUnits = uint64_t{1} << 29;
+
+BoxNode boxes_of(const BvhBoxNode& node) {
+  BoxNode box;
+  for (uint32_t i = 0; i < 4; ++i) {
+    box.child[i] = kInvalidChild;
+    if (i < node.slot_count) box.box[i] = node.slots[i].bounds;
+  }
+  return box;
+}
+
+// The boxes as an FP16 node stores them: encoded (rounded outward), decoded.
+BoxNode round_trip_fp16(const BoxNode& node) {
+  NodeBytes bytes{};
+  encode_box16(node, bytes.data());
+  return decode_box16(bytes.data());
+}
+
+// Primitives in the order the tree first addresses them.
+std::vector<uint32_t> leaf_order(const BvhTree& tree, size_t primitive_count) {
+  std::vector<bool> seen(primitive_count, false);
+  std::vector<uint32_t> order;
+  for (const BvhBoxNode& node : tree.nodes) {
+    for (uint32_t i = 0; i < node.slot_count; ++i) {
+      const BvhSlot& slot = node.slots[i];
+      if (!slot.is_triangle || seen[slot.index]) continue;
+      seen[slot.index] = true;
+      order.push_back(slot.index);
+    }
+  }
+  return order;
+}
+
+// Each box node's boxes as they will be written, decided bottom-up: a slot
+// holding a box node gets the union of that node's stored boxes (FP16
+// ones rounded outward), so every stored box contains every stored box
+// below it, not just the geometry.
+struct BoxPlan {
+  std::vector<BoxNode> boxes;  // by tree node: the boxes to encode (child pointers filled later)
+  std::vector<bool> fp16;      // by tree node
+};
+
+BoxPlan plan_boxes(const BvhTree& tree, double fp16_threshold) {
+  BoxPlan plan;
+  plan.boxes.resize(tree.nodes.size());
+  plan.fp16.resize(tree.nodes.size());
+  std::vector<BoxNode> stored(tree.nodes.size());
+  for (size_t n = tree.nodes.size(); n-- > 0;) {  // preorder reversed: children first
+    const BvhBoxNode& node = tree.nodes[n];
+    BoxNode boxes = boxes_of(node);
+    for (uint32_t i = 0; i < node.slot_count; ++i) {
+      const BvhSlot& slot = node.slots[i];
+      if (slot.is_triangle) continue;
+      Aabb below = empty_box();
+      for (uint32_t j = 0; j < tree.nodes[slot.index].slot_count; ++j)
+        below = merge(below, stored[slot.index].box[j]);
+      boxes.box[i] = below;
+    }
+    plan.fp16[n] = use_fp16(boxes, node.slot_count, fp16_threshold);
+    stored[n] = plan.fp16[n] ? round_trip_fp16(boxes) : boxes;
+    plan.boxes[n] = boxes;
+  }
+  return plan;
+}
+
+struct BoxLayout {
+  std::vector<uint64_t> unit;  // by tree node
+  uint64_t unit_count = 0;
+  uint64_t padding_units = 0;
+};
+
+BoxLayout lay_out_boxes(const std::vector<bool>& fp16) {
+  BoxLayout layout;
+  layout.unit.resize(fp16.size());
+  uint64_t next = 0;
+  constexpr uint64_t kNoHole = ~uint64_t{0};
+  uint64_t hole = kNoHole;  // a free 64-byte unit left before an aligned FP32 node
+  for (size_t n = 0; n < fp16.size(); ++n) {
+    if (fp16[n]) {
+      if (hole != kNoHole) {
+        layout.unit[n] = hole;
+        hole = kNoHole;
+      } else {
+        layout.unit[n] = next++;
+      }
+      continue;
+    }
+    if (next % 2 != 0) hole = next++;
+    layout.unit[n] = next;
+    next += 2;
+  }
+  layout.unit_count = next;
+  layout.padding_units = hole != kNoHole ? 1 : 0;
+  return layout;
+}
+
+}  // namespace
+
+bool use_fp16(const BoxNode& boxes, uint32_t slot_count, double fp16_threshold) {
+  if (fp16_threshold < 0) return false;
+  if (std::isinf(fp16_threshold)) return true;
+  const BoxNode rounded = round_trip_fp16(boxes);
+  double exact_area = 0, rounded_area = 0;
+  for (uint32_t i = 0; i < slot_count; ++i) {
+    exact_area += surface_area(boxes.box[i]);
+    rounded_area += surface_area(rounded.box[i]);
+  }
+  return rounded_area <= exact_area * (1 + fp16_threshold);
+}
+
+EncodedBvh encode_bvh(const Mesh& mesh, const BvhTree& tree, const BvhOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<uint32_t> order = leaf_order(tree, mesh.triangle_count());
+  const TrianglePack pack = pack_triangles(mesh, order, options.pack);
+  const BoxPlan plan = plan_boxes(tree, options.fp16_threshold);
+  const BoxLayout layout = lay_out_boxes(plan.fp16);
+
+  EncodedBvh bvh;
+  bvh.first_triangle_unit = layout.unit_count;
+  bvh.unit_count = layout.unit_count + pack.nodes.size();
+  if (bvh.unit_count > kMaxUnits)
+    throw std::runtime_error(fmt::format("{}: BVH needs {} node units, more than a 32-bit node pointer addresses",
+                                         mesh.name, bvh.unit_count));
+  const uint64_t base = options.base_address;
+  const auto unit_address = [base](uint64_t unit) { return base + unit * kNodeUnitBytes; };
+  const auto triangle_pointer = [&](uint32_t primitive) {
+    const TriangleLocation& at = pack.location[primitive];
+    return static_cast<uint32_t>(
+        NodePtr::make(bvh.first_triangle_unit + at.node, static_cast<NodeType>(at.slot)).raw);
+  };
+  const auto box_pointer = [&](uint32_t node) {
+    return static_cast<uint32_t>(
+        NodePtr::make(layout.unit[node], plan.fp16[node] ? NodeType::kBox16 : NodeType::kBox32).raw);
+  };
+
+  BvhReport& report = bvh.report;
+  NodeBytes bytes{};
+  double slot_area_sum = 0;
+  double root_area = 0;
+  for (size_t n = 0; n < tree.nodes.size(); ++n) {
+    const BvhBoxNode& node = tree.nodes[n];
+    BoxNode box = plan.boxes[n];
+    for (uint32_t i = 0; i < node.slot_count; ++i) {
+      const BvhSlot& slot = node.slots[i];
+      box.child[i] = slot.is_triangle ? triangle_pointer(slot.index) : box_pointer(slot.index);
+    }
+    if (plan.fp16[n]) {
+      encode_box16(box, bytes.data());
+      ++report.box16_nodes;
+    } else {
+      encode_box32(box, bytes.data());
+      ++report.box32_nodes;
+    }
+    const NodeType type = plan.fp16[n] ? NodeType::kBox16 : NodeType::kBox32;
+    bvh.memory.write(unit_address(layout.unit[n]), bytes.data(), node_bytes(type));
+    // The SAH over the boxes as stored.
+    const BoxNode stored = plan.fp16[n] ? decode_box16(bytes.data()) : decode_box32(bytes.data());
+    Aabb node_bounds = empty_box();
+    for (uint32_t i = 0; i < node.slot_count; ++i) {
+      slot_area_sum += surface_area(stored.box[i]);
+      node_bounds = merge(node_bounds, stored.box[i]);
+    }
+    if (n == 0) {
+      bvh.bounds = node_bounds;
+      root_area = surface_area(node_bounds);
+    }
+  }
+
+  bvh.slot_primitive.assign(4 * pack.nodes.size(), kNoPrimitive);
+  for (size_t k = 0; k < pack.nodes.size(); ++k) {
+    const PackedTriangleNode& packed = pack.nodes[k];
+    TriangleNode node;
+    node.vertex = packed.vertex;
+    node.id = options.return_mode == 1 ? packed.remap_bits : static_cast<uint32_t>(4 * k);
+    encode_triangle(node, bytes.data());
+    bvh.memory.write(unit_address(bvh.first_triangle_unit + k), bytes.data(), kNodeUnitBytes);
+    for (uint32_t t = 0; t < 4; ++t) bvh.slot_primitive[4 * k + t] = packed.primitive[t];
+    ++report.triangle_nodes_holding[packed.triangle_count - 1];
+  }
+
+  bvh.root = box_pointer(0);
+  bvh.descriptor.base_256b = base / 256;
+  bvh.descriptor.size_units = bvh.unit_count - 1;
+  bvh.descriptor.box_sort = true;  // the traversal visits the nearest child first
+  bvh.descriptor.box_grow_ulps = options.box_grow_ulps;
+  bvh.descriptor.return_mode = options.return_mode;
+
+  report.triangles = mesh.triangle_count();
+  report.degenerate_triangles = mesh.triangle_count() - order.size();
+  report.triangle_references = tree.triangle_references;
+  report.triangle_nodes = pack.nodes.size();
+  report.padding_units = layout.padding_units;
+  report.bytes = bvh.unit_count * kNodeUnitBytes;
+  report.depth = tree.depth;
+  report.bytes_per_triangle = order.empty() ? 0 : static_cast<double>(report.bytes) / order.size();
+  const uint64_t box_nodes = report.box16_nodes + report.box32_nodes;
+  report.fp16_fraction = box_nodes == 0 ? 0 : static_cast<double>(report.box16_nodes) / box_nodes;
+  report.sah_cost = root_area > 0 ? 1 + slot_area_sum / root_area : 1;
+  report.triangles_per_triangle_node =
+      pack.nodes.empty() ? 0 : static_cast<double>(order.size()) / pack.nodes.size();
+  report.encode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return bvh;
+}
+
+}  // namespace td::scene

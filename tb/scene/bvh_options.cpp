@@ -1,0 +1,47 @@
+#include "tb/scene/bvh_options.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace td::scene {
+
+const char* quality_name(BvhQuality quality) { return quality == BvhQuality::kHigh ? "high" : "normal"; }
+
+const char* packing_name(TrianglePacking pack) {
+  switch (pack) {
+    case TrianglePacking::kSingle: return "single";
+    case TrianglePacking::kPairs: return "pairs";
+    case TrianglePacking::kStrips: return "strips";
+  }
+  return "?";
+}
+
+std::optional<BvhQuality> parse_quality(const std::string& word) {
+  if (word == "normal") return BvhQuality::kNormal;
+  if (word == "high") return BvhQuality::kHigh;
+  return std::nullopt;
+}
+
+std::optional<TrianglePacking> parse_packing(const std::string& word) {
+  if (word == "single") return TrianglePacking::kSingle;
+  if (word == "pairs") return TrianglePacking::kPairs;
+  if (word == "strips") return TrianglePacking::kStrips;
+  return std::nullopt;
+}
+
+std::string validate(const BvhOptions& options) {
+  if (std::isnan(options.fp16_threshold)) return "bvh.fp16_threshold: must be a number (got nan)";
+  if (options.max_leaf_size < 1 || options.max_leaf_size > 4)
+    return fmt::format("bvh.max_leaf_size: must be 1..4 (got {})", options.max_leaf_size);
+  if (!(options.split_budget >= 0 && options.split_budget <= 16))
+    return fmt::format("bvh.split_budget: must be 0..16 (got {})", options.split_budget);
+  if (options.base_address % 256 != 0 || options.base_address >> 48 != 0)
+    return fmt::format("bvh.base_address: must be a multiple of 256 below 2^48 (got {:#x})", options.base_address);
+  if (options.box_grow_ulps > 255)
+    return fmt::format("bvh.box_grow_ulps: must be 0..255 (got {})", options.box_grow_ulps);
+  if (options.return_mode > 1) return fmt::format("bvh.return_mode: must be 0 or 1 (got {})", options.return_mode);
+  return {};
+}
+
+}  // namespace td::scene

@@ -1,0 +1,67 @@
+// bvh_options.h — how a mesh becomes a hardware BVH: build quality, the FP16
+// box threshold, triangle packing, leaf size and descriptor settings. A
+// plain struct that the CLI/YAML layer fills; parse_* turn the option words
+// into values and name the key on a bad one.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace td::scene {
+
+// normal: Embree's binned SAH. high: SAH with spatial splits (the seeds'
+// "triangle splitting": a long, thin, off-axis triangle is referenced from
+// several boxes that each bound a piece of it).
+enum class BvhQuality : uint8_t { kNormal, kHigh };
+
+// How triangles share 64-byte triangle nodes (5 vertices, 4 triangles):
+// single: one triangle per node (triangle 0 only).
+// pairs: two triangles sharing an edge (the seeds' "quads": triangles 0, 1).
+// strips: up to four edge-connected triangles around one shared vertex V2
+//         (triangles 0..3 form a fan V0-V1-V3-V4 about V2).
+enum class TrianglePacking : uint8_t { kSingle, kPairs, kStrips };
+
+struct BvhOptions {
+  BvhQuality quality = BvhQuality::kNormal;
+
+  // A box node is stored as FP16 (64 B) when rounding its four child boxes
+  // outward to binary16 grows their total surface area by at most this
+  // fraction; otherwise FP32 (128 B). 0.1 = at most 10 % more area, i.e.
+  // about 10 % more ray/box hits below the node under the SAH's uniform-ray
+  // model. Negative: FP32 everywhere; +Inf: FP16 everywhere (boxes still
+  // contain their geometry, saturating to +-Inf past binary16's range).
+  double fp16_threshold = 0.1;
+
+  TrianglePacking pack = TrianglePacking::kStrips;
+
+  // Most triangles Embree may leave in one leaf (1..4). A leaf of k > 1
+  // triangles becomes one box node whose k slots address them one by one.
+  uint32_t max_leaf_size = 1;
+
+  // Extra triangle references spatial splits may create, as a fraction of
+  // the triangle count (quality high only): the seeds' TriangleSplitFactor.
+  double split_budget = 1.0;
+
+  // Descriptor: base address (a multiple of 256), box_grow (ULPs added to
+  // each box's far distance: absorbs the slab test's rounding so a ray that
+  // hits a triangle also hits every box around it) and the triangle return
+  // mode (1: barycentrics, node id = remap bits; 0: id + t, node id = 4 x
+  // triangle-node ordinal, an index into EncodedBvh::slot_primitive).
+  uint64_t base_address = 0;
+  uint32_t box_grow_ulps = 4;
+  uint32_t return_mode = 1;
+};
+
+const char* quality_name(BvhQuality quality);
+const char* packing_name(TrianglePacking pack);
+
+// "normal" / "high"; "single" / "pairs" / "strips". std::nullopt otherwise.
+std::optional<BvhQuality> parse_quality(const std::string& word);
+std::optional<TrianglePacking> parse_packing(const std::string& word);
+
+// Empty when valid, else one line naming the option: "bvh.max_leaf_size:
+// must be 1..4 (got 7)".
+std::string validate(const BvhOptions& options);
+
+}  // namespace td::scene

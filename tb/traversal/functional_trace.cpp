@@ -1,0 +1,50 @@
+#include "tb/traversal/functional_trace.h"
+
+#include <algorithm>
+
+#include "model/ref/intersect.h"
+
+namespace td::traversal {
+
+void TraceTotals::add(const TraversalCounters& counters, bool hit) {
+  ++rays;
+  hits += hit ? 1 : 0;
+  box_steps += counters.box_steps;
+  triangle_steps += counters.triangle_steps;
+  restarts += counters.restarts;
+  dropped_entries += counters.dropped_entries;
+  faults += counters.faults;
+  max_stack = std::max(max_stack, counters.max_stack);
+}
+
+namespace {
+
+void walk(const scene::EncodedBvh& bvh, RayTraversal& traversal) {
+  while (!traversal.done())
+    traversal.consume(ref::intersect(bvh.descriptor, traversal.next_instruction(), bvh.memory));
+}
+
+}  // namespace
+
+scene::RayHit trace_ray(const scene::EncodedBvh& bvh, const scene::SceneRay& ray, const TraversalOptions& options,
+                        TraversalCounters* counters) {
+  RayTraversal traversal;
+  traversal.start(bvh, ray, options);
+  walk(bvh, traversal);
+  if (counters != nullptr) *counters = traversal.counters();
+  return traversal.hit();
+}
+
+void trace_rays(const scene::EncodedBvh& bvh, const std::vector<scene::SceneRay>& rays,
+                const TraversalOptions& options, std::vector<scene::RayHit>& hits, TraceTotals* totals) {
+  hits.reserve(hits.size() + rays.size());
+  RayTraversal traversal;
+  for (const scene::SceneRay& ray : rays) {
+    traversal.start(bvh, ray, options);
+    walk(bvh, traversal);
+    hits.push_back(traversal.hit());
+    if (totals != nullptr) totals->add(traversal.counters(), traversal.hit().hit);
+  }
+}
+
+}  // namespace td::traversal

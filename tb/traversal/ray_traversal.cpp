@@ -1,0 +1,148 @@
+#include "tb/traversal/ray_traversal.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "model/isa/fp32.h"
+#include "model/ref/intersect.h"
+
+namespace td::traversal {
+
+void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ray, const TraversalOptions& options) {
+  if (options.stack_entries < 1 || options.stack_entries > kMaxStackEntries)
+    throw std::invalid_argument("traversal: stack_entries must be 1..64");
+  if (bvh.report.depth > kMaxDepth) throw std::invalid_argument("traversal: BVH deeper than the restart trail");
+  bvh_ = &bvh;
+  options_ = options;
+  ray_tmax_ = ray.tmax;
+  trail_length_ = 0;
+  stack_bottom_ = stack_size_ = 0;
+  hit_ = scene::RayHit{};
+  counters_ = TraversalCounters{};
+  lane_ = LaneInput::from_ray(scene::lane_ray(ray), bvh.root);
+  level_ = 0;
+  done_ = ref::lane_is_inactive(lane_, lane_.ray());
+}
+
+void RayTraversal::consume(const LaneResult& result) {
+  if (!result.written) {  // an inactive lane: nothing was tested, nothing will be
+    done_ = true;
+    return;
+  }
+  if (result.outcome != LaneOutcome::kBoxNode && result.outcome != LaneOutcome::kTriangle) {
+    ++counters_.faults;
+    finish_node();
+    return;
+  }
+  if (is_box(NodePtr{lane_.node_ptr}.type()))
+    consume_box(result);
+  else
+    consume_triangle(result);
+}
+
+void RayTraversal::consume_box(const LaneResult& result) {
+  ++counters_.box_steps;
+  uint32_t hits = 0;
+  while (hits < 4 && result.dwords[hits] != kInvalidChild) ++hits;
+  const uint32_t level = level_;
+  uint32_t first = 0;  // the sorted child to visit now
+  if (level < trail_length_) {
+    // Replaying the trail after a restart: the extent may have shrunk since,
+    // pruning a suffix of the sorted children; the trail's child gone means
+    // the rest of this node is done too.
+    first = trail_[level].index;
+    if (first >= hits) {
+      trail_length_ = level;
+      finish_node();
+      return;
+    }
+    trail_[level].count = static_cast<uint8_t>(hits);
+  } else {
+    if (hits == 0) {
+      finish_node();
+      return;
+    }
+    trail_[level] = TrailLevel{0, static_cast<uint8_t>(hits)};
+    trail_length_ = level + 1;
+  }
+  for (uint32_t i = hits; i-- > first + 1;) push(result.dwords[i]);
+  go_to(result.dwords[first], level + 1);
+}
+
+void RayTraversal::consume_triangle(const LaneResult& result) {
+  ++counters_.triangle_steps;
+  const float t_num = float_of(result.dwords[0]);
+  const float det = float_of(result.dwords[1]);
+  const bool mode0 = bvh_->descriptor.return_mode == 0;
+  const bool hit = mode0 ? result.dwords[3] == 1
+                         : !(result.dwords[0] == kPlusInfBits && result.dwords[1] == kOneBits);
+  const float extent = float_of(lane_.ray_dwords[0]);
+  const float t = t_num / det;
+  if (hit && t <= extent && t < hit_.t) {
+    hit_.hit = true;
+    hit_.t = t;
+    hit_.front_face = det > 0;
+    if (mode0) {
+      const uint32_t slot = result.dwords[2];
+      hit_.primitive = slot < bvh_->slot_primitive.size() ? bvh_->slot_primitive[slot] : scene::kNoPrimitive;
+      hit_.u = hit_.v = std::numeric_limits<float>::quiet_NaN();
+    } else {
+      hit_.primitive = bvh_->primitive_of(static_cast<uint32_t>(lane_.node_ptr));
+      hit_.u = float_of(result.dwords[2]) / det;
+      hit_.v = float_of(result.dwords[3]) / det;
+    }
+    if (options_.mode == HitMode::kAny) {
+      done_ = true;
+      return;
+    }
+    lane_.ray_dwords[0] = bits_of(t);  // later steps look no further than this hit
+  }
+  finish_node();
+}
+
+void RayTraversal::finish_node() {
+  // Trail levels below the current node belong to a finished subtree.
+  if (trail_length_ > level_) trail_length_ = level_;
+  uint32_t level = trail_length_;
+  while (level > 0 && trail_[level - 1].index + 1 >= trail_[level - 1].count) --level;
+  if (level == 0) {
+    done_ = true;
+    return;
+  }
+  TrailLevel& next = trail_[level - 1];
+  ++next.index;
+  trail_length_ = level;
+  if (stack_size_ > 0) {
+    go_to(pop(), level);  // the stack's top is this very sibling
+    return;
+  }
+  // Its entry was dropped: walk down again from the root along the trail.
+  ++counters_.restarts;
+  go_to(bvh_->root, 0);
+}
+
+void RayTraversal::go_to(uint32_t node_ptr, uint32_t level) {
+  lane_.node_ptr = node_ptr;
+  level_ = level;
+}
+
+void RayTraversal::push(uint32_t node_ptr) {
+  const uint32_t capacity = options_.stack_entries;
+  if (stack_size_ == capacity) {
+    stack_[stack_bottom_] = node_ptr;  // the oldest entry gives way
+    stack_bottom_ = (stack_bottom_ + 1) % capacity;
+    ++counters_.dropped_entries;
+    return;
+  }
+  stack_[(stack_bottom_ + stack_size_) % capacity] = node_ptr;
+  ++stack_size_;
+  if (stack_size_ > counters_.max_stack) counters_.max_stack = stack_size_;
+}
+
+uint32_t RayTraversal::pop() {
+  --stack_size_;
+  return stack_[(stack_bottom_ + stack_size_) % options_.stack_entries];
+}
+
+}  // namespace td::traversal

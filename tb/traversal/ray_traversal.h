@@ -1,0 +1,98 @@
+// ray_traversal.h — one ray's walk through an encoded BVH, one
+// image_bvh_intersect_ray at a time, as the traversal shader runs it:
+// next_instruction() is the lane the shader issues, consume() takes the
+// lane's four result dwords and decides the next step. Pure C++, no time:
+// the functional trace drives one of these per ray with the golden
+// reference; a wave-level shader model drives 32 or 64 in lockstep.
+//
+// Box results come back sorted nearest first (descriptor box_sort = 1): the
+// nearest child is visited next and the others pushed, farthest first, on a
+// short stack of `stack_entries` (the shader's LDS). A push onto a full
+// stack drops the oldest entry. When the stack runs dry with work dropped,
+// the walk restarts from the root and follows a restart trail (Laine, "Restart
+// Trail for Stackless BVH Traversal", HPG 2010, widened to four children):
+// per level, which of the node's sorted hit children is being visited and
+// how many there were, so finished subtrees are skipped, never walked twice.
+// A closest hit shrinks the ray's extent for every later step (which also
+// prunes children past it, always a suffix of the sorted order); an any-hit
+// walk ends at the first hit.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "model/isa/lane.h"
+#include "tb/scene/encoded_bvh.h"
+#include "tb/scene/scene_ray.h"
+
+namespace td::traversal {
+
+enum class HitMode : uint8_t { kClosest, kAny };
+
+struct TraversalOptions {
+  HitMode mode = HitMode::kClosest;
+  uint32_t stack_entries = 16;  // 1..kMaxStackEntries
+};
+
+struct TraversalCounters {
+  uint32_t box_steps = 0;       // instructions on box nodes
+  uint32_t triangle_steps = 0;  // instructions on triangle nodes
+  uint32_t restarts = 0;        // walks back from the root
+  uint32_t dropped_entries = 0; // stack pushes that overwrote the oldest entry
+  uint32_t max_stack = 0;       // most entries held at once
+  uint32_t faults = 0;          // results that were not a node test (all ones): a broken BVH
+  uint32_t steps() const { return box_steps + triangle_steps; }
+};
+
+class RayTraversal {
+ public:
+  static constexpr uint32_t kMaxStackEntries = 64;
+  static constexpr uint32_t kMaxDepth = 64;  // restart-trail levels: deeper BVHs are refused
+
+  // Starts a walk (the object is reusable: no allocation). A ray with a NaN
+  // or infinite operand is done at once, a miss. Throws std::invalid_argument
+  // for stack_entries outside 1..kMaxStackEntries or a BVH deeper than
+  // kMaxDepth.
+  void start(const scene::EncodedBvh& bvh, const scene::SceneRay& ray, const TraversalOptions& options);
+
+  bool done() const { return done_; }
+
+  // The lane to issue next (valid while !done()): the current node pointer
+  // and the ray with its current extent.
+  const LaneInput& next_instruction() const { return lane_; }
+  const Descriptor& descriptor() const { return bvh_->descriptor; }
+
+  // The result of next_instruction(), from any engine.
+  void consume(const LaneResult& result);
+
+  const scene::RayHit& hit() const { return hit_; }
+  const TraversalCounters& counters() const { return counters_; }
+
+ private:
+  struct TrailLevel {
+    uint8_t index = 0;  // which sorted hit child is being visited
+    uint8_t count = 0;  // how many children the node's last test hit
+  };
+
+  void consume_box(const LaneResult& result);
+  void consume_triangle(const LaneResult& result);
+  void finish_node();  // the current node's subtree is done: find the next
+  void go_to(uint32_t node_ptr, uint32_t level);
+  void push(uint32_t node_ptr);
+  uint32_t pop();
+
+  const scene::EncodedBvh* bvh_ = nullptr;
+  TraversalOptions options_;
+  LaneInput lane_;
+  float ray_tmax_ = 0;  // the extent the ray started with
+  uint32_t level_ = 0;  // depth of the current node (root 0)
+  std::array<TrailLevel, kMaxDepth> trail_{};
+  uint32_t trail_length_ = 0;  // levels [0, trail_length_) hold the path
+  std::array<uint32_t, kMaxStackEntries> stack_{};
+  uint32_t stack_bottom_ = 0, stack_size_ = 0;
+  scene::RayHit hit_;
+  TraversalCounters counters_;
+  bool done_ = true;
+};
+
+}  // namespace td::traversal

@@ -1,0 +1,48 @@
+#include "tests/scene/test_meshes.h"
+
+#include <filesystem>
+#include <fstream>
+
+namespace td::scene::test {
+
+namespace fs = std::filesystem;
+
+std::string small_mesh_path() { return std::string(TDSIM_SOURCE_DIR) + "/tests/data/sphere_and_sheet.off"; }
+
+std::vector<std::string> real_mesh_paths() {
+  const std::vector<std::string> candidates = {
+      std::string(TDSIM_SCENE_MESH_DIR) + "/data/meshes/bunny00.off",
+      std::string(TDSIM_SCENE_MESH_DIR) + "/data/meshes/elephant.off",
+      "/usr/share/assimp/models/OFF/Wuson.off",
+      "/usr/share/assimp/models/PLY/Wuson.ply",
+  };
+  std::vector<std::string> paths;
+  for (const auto& path : candidates)
+    if (fs::exists(path)) paths.push_back(path);
+  paths.push_back(small_mesh_path());
+  return paths;
+}
+
+std::string largest_mesh_path() { return real_mesh_paths().front(); }
+
+std::string temp_dir(const std::string& test_name) {
+  const fs::path dir = fs::temp_directory_path() / ("tdsim_scene_test_" + test_name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+Mesh mesh_of(const std::vector<Vec3>& positions, const std::vector<TriangleIndices>& triangles) {
+  Mesh mesh;
+  mesh.name = "hand-made mesh";
+  mesh.positions = positions;
+  mesh.triangles = triangles;
+  return mesh;
+}
+
+}  // namespace td::scene::test
