@@ -24,9 +24,15 @@ const td::scene::Mesh& scene_mesh() {
   return mesh;
 }
 
-const td::scene::EncodedBvh& scene_bvh() {
-  static const td::scene::EncodedBvh bvh = td::scene::build_bvh(scene_mesh(), td::scene::BvhOptions{});
-  return bvh;
+// Default options, quality normal (0) or high (1).
+const td::scene::EncodedBvh& scene_bvh(int64_t quality) {
+  static const td::scene::EncodedBvh normal = td::scene::build_bvh(scene_mesh(), td::scene::BvhOptions{});
+  static const td::scene::EncodedBvh high = [] {
+    td::scene::BvhOptions options;
+    options.quality = td::scene::BvhQuality::kHigh;
+    return td::scene::build_bvh(scene_mesh(), options);
+  }();
+  return quality == 0 ? normal : high;
 }
 
 const std::vector<td::scene::SceneRay>& frame_rays() {
@@ -57,7 +63,7 @@ void BM_BvhBuild(benchmark::State& state) {
 }
 
 void BM_TracePrimaryClosestHit(benchmark::State& state) {
-  const td::scene::EncodedBvh& bvh = scene_bvh();
+  const td::scene::EncodedBvh& bvh = scene_bvh(state.range(0));
   const std::vector<td::scene::SceneRay>& rays = frame_rays();
   td::traversal::TraceTotals totals;
   std::vector<td::scene::RayHit> hits;
@@ -67,6 +73,7 @@ void BM_TracePrimaryClosestHit(benchmark::State& state) {
     td::traversal::trace_rays(bvh, rays, td::traversal::TraversalOptions{}, hits, &totals);
     benchmark::DoNotOptimize(hits.data());
   }
+  state.SetLabel(state.range(0) == 0 ? "quality normal" : "quality high");
   state.counters["rays_per_s"] =
       benchmark::Counter(static_cast<double>(rays.size() * state.iterations()), benchmark::Counter::kIsRate);
   state.counters["hit_fraction"] = static_cast<double>(totals.hits) / static_cast<double>(totals.rays);
@@ -83,6 +90,8 @@ BENCHMARK(BM_BvhBuild)
     ->ComputeStatistics("min", min_of)
     ->ComputeStatistics("max", max_of);
 BENCHMARK(BM_TracePrimaryClosestHit)
+    ->Arg(0)
+    ->Arg(1)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1)
     ->Repetitions(kRepetitions)

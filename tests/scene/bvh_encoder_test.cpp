@@ -315,6 +315,23 @@ TEST(BvhEncoder, BadOptionsAreRejectedNamingTheKey) {
   EXPECT_FALSE(parse_packing("quads").has_value());
 }
 
+TEST(BvhEncoder, ReportCountsAddUpAndPrintEveryFigure) {
+  const Mesh mesh = load_mesh(test::small_mesh_path());
+  const EncodedBvh bvh = build_bvh(mesh, BvhOptions{});
+  const BvhReport& r = bvh.report;
+  EXPECT_EQ(r.triangles, 384u);
+  EXPECT_EQ(r.degenerate_triangles, 0u);
+  uint64_t stored = 0;
+  for (uint32_t k = 0; k < 4; ++k) stored += (k + 1) * r.triangle_nodes_holding[k];
+  EXPECT_EQ(stored, 384u);
+  EXPECT_DOUBLE_EQ(r.bytes_per_triangle, static_cast<double>(r.bytes) / 384);
+  EXPECT_GT(r.sah_cost, 1.0);
+  EXPECT_GT(r.build_seconds, 0.0);
+  const std::string text = format_report(r);
+  for (const char* figure : {"triangles", "box nodes fp16 / fp32", "triangle nodes", "bytes", "SAH cost", "depth"})
+    EXPECT_NE(text.find(figure), std::string::npos) << figure;
+}
+
 TEST(BvhEncoder, OneTriangleMeshGetsARootBoxNode) {
   const Mesh mesh = test::mesh_of({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {{0, 1, 2}});
   const EncodedBvh bvh = build_bvh(mesh, BvhOptions{});
