@@ -10,6 +10,7 @@
 
 #include "model/chip/chip.h"
 #include "model/isa/fp32.h"
+#include "model/sim/interrupt.h"
 #include "model/sim/json.h"
 #include "model/ref/intersect.h"
 #include "tb/rng.h"
@@ -23,9 +24,13 @@ using sim::json_string;
 namespace {
 
 constexpr uint32_t kWaveLanes = 64;
-constexpr uint64_t kMaxQuietCycles = 50'000'000;  // no return for this long: a deadlock
+constexpr uint64_t kMaxQuietCycles = 50'000'000;  // nothing moved for this long: a deadlock
 constexpr uint64_t kRegionBytes = uint64_t{1} << 20;  // per-TD node region in the peak phases
 constexpr uint32_t kMaxResidentNodes = 16;            // per TD: up to 2 KiB
+// A bandwidth point whose working set is larger (caches near the 1 GiB the
+// configuration allows) is reported as not run: its nodes would not fit in
+// the machine's memory, or take minutes to write.
+constexpr uint64_t kMaxWorkingSetBytes = uint64_t{1} << 30;
 
 // Rays from inside a unit cube in random directions (never axis-parallel
 // enough to matter): about half of the boxes around them are hit.
@@ -198,6 +203,14 @@ class Bench {
   }
 
   BandwidthResult bandwidth(const std::string& bound, uint64_t working_set_bytes) {
+    if (working_set_bytes > kMaxWorkingSetBytes) {
+      BandwidthResult skipped;
+      skipped.bound = bound;
+      skipped.working_set_bytes = working_set_bytes;
+      skipped.l0_hit_rate = skipped.l1_hit_rate = skipped.l2_hit_rate = std::nan("");
+      skipped.limited_by = fmt::format("not run: working set over the {} GiB tdsim builds", kMaxWorkingSetBytes >> 30);
+      return skipped;
+    }
     const uint64_t nodes = std::max<uint64_t>(1, working_set_bytes / 128);
     const uint64_t base_unit = region_unit(config_.td_count() + 1);
     write_nodes(memory_, base_unit, nodes, NodeKind::kBox32, rng_);
@@ -375,7 +388,7 @@ class Bench {
     });
     feeder_.reset_window();
     chip_.wake_all();
-    const bool finished = chip_.run_until_idle(
+    const chip::RunOutcome outcome = chip_.run_until_idle(
         [&] {
           for (uint32_t n : issued)
             if (n < waves_per_td) return false;
@@ -383,15 +396,21 @@ class Bench {
         },
         kMaxQuietCycles);
     feeder_.end_generation();
-    if (!finished) throw std::runtime_error("timing model deadlock: no instruction returned in 50M cycles");
+    check_outcome(outcome);
     run_until_idle();
     return feeder_.last_complete_cycle() + 1 - feeder_.first_accept_cycle();
   }
 
   void run_until_idle() {
     chip_.wake_all();
-    if (!chip_.run_until_idle([this] { return feeder_.done(); }, kMaxQuietCycles))
-      throw std::runtime_error("timing model deadlock: no instruction returned in 50M cycles");
+    check_outcome(chip_.run_until_idle([this] { return feeder_.done(); }, kMaxQuietCycles));
+  }
+
+  void check_outcome(chip::RunOutcome outcome) const {
+    if (outcome == chip::RunOutcome::kInterrupted) throw sim::Interrupted();
+    if (outcome == chip::RunOutcome::kDeadlock)
+      throw std::runtime_error(fmt::format("timing model deadlock: nothing moved in {} cycles\n{}", kMaxQuietCycles,
+                                           chip_.deadlock_report()));
   }
 
   const cfg::Config& config_;

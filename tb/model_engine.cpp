@@ -10,6 +10,7 @@
 
 #include "model/chip/chip.h"
 #include "model/ref/intersect.h"
+#include "model/sim/interrupt.h"
 #include "tb/wave_feeder.h"
 
 namespace td::tb {
@@ -121,9 +122,11 @@ class ModelEngine final : public Engine {
       }
     }
     chip_->wake_all();
-    if (!chip_->run_until_idle([this] { return feeder_.done(); }, kMaxQuietCycles))
-      throw std::runtime_error(fmt::format("timing model deadlock: no instruction returned in {} cycles",
-                                           kMaxQuietCycles));
+    const chip::RunOutcome outcome = chip_->run_until_idle([this] { return feeder_.done(); }, kMaxQuietCycles);
+    if (outcome == chip::RunOutcome::kInterrupted) throw sim::Interrupted();
+    if (outcome == chip::RunOutcome::kDeadlock)
+      throw std::runtime_error(fmt::format("timing model deadlock: nothing moved in {} cycles\n{}", kMaxQuietCycles,
+                                           chip_->deadlock_report()));
   }
 
   // Far beyond any one instruction's latency (every configured latency at

@@ -1,10 +1,13 @@
 #include "model/chip/chip.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string>
 
 #include "model/chip/model_params.h"
 #include "model/sim/debug.h"
+#include "model/sim/interrupt.h"
 
 namespace td::chip {
 
@@ -40,6 +43,9 @@ Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::Wave
                                           params, l1, &events_, store_, tap_, stats));
     for (size_t t = 0; t < wgps_.back()->td_count(); ++t) tds_.push_back(&wgps_.back()->td(t));
   }
+  l2_->set_progress(&progress_);
+  for (auto& l1 : l1_) l1->set_progress(&progress_);
+  for (timing::Td* t : tds_) t->set_progress(&progress_);
   register_chip_stats(stats);
   SC_METHOD(tick);  // first runs at time 0: the reset cycle
 }
@@ -69,13 +75,18 @@ void Chip::tick() {
   schedule(cycle);
 }
 
+uint64_t Chip::next_due_cycle() const {
+  uint64_t due = events_.next_cycle();
+  for (const timing::Td* t : tds_) due = std::min(due, t->due_cycle());
+  return due;
+}
+
 void Chip::schedule(uint64_t cycle) {
   if (vcd_ && vcd_->wants_samples_until(cycle + 1)) {
     next_trigger(period_);
     return;
   }
-  uint64_t due = events_.next_cycle();
-  for (const timing::Td* t : tds_) due = std::min(due, t->due_cycle());
+  const uint64_t due = next_due_cycle();
   if (due <= cycle + 1) {
     next_trigger(period_);  // the next clock
   } else if (due == UINT64_MAX) {
@@ -172,15 +183,66 @@ void Chip::invalidate_caches() {
   dram_->invalidate();
 }
 
-bool Chip::run_until_idle(const std::function<bool()>& done, uint64_t max_quiet_cycles) {
+RunOutcome Chip::run_until_idle(const std::function<bool()>& done, uint64_t max_quiet_cycles) {
   constexpr uint64_t kChunkCycles = 256;
+  // One sc_start never spans more than this (keeps sc_time far from overflow).
+  constexpr uint64_t kMaxStepCycles = uint64_t{1} << 30;
   const uint64_t start = current_cycle();
-  while (!(done() && idle())) {
-    const uint64_t last_progress = std::max(start, end_cycle_);
-    if (current_cycle() - last_progress > max_quiet_cycles) return false;
-    sc_core::sc_start(period_ * static_cast<double>(kChunkCycles));
+  for (;;) {
+    client_done_at_stop_ = done();
+    if (client_done_at_stop_ && idle()) return RunOutcome::kIdle;
+    if (sim::interrupted()) return RunOutcome::kInterrupted;
+    const uint64_t now = current_cycle();
+    const uint64_t last = std::max(start, progress_.last());
+    if (now > last && now - last > max_quiet_cycles) return RunOutcome::kDeadlock;
+    // The first cycle at which the watchdog would fire.
+    const uint64_t deadline = max_quiet_cycles >= UINT64_MAX - last ? UINT64_MAX : last + max_quiet_cycles + 1;
+    // Chunks of 256 clocks; a stretch in which nothing is due (a slow DRAM,
+    // a long latency, or nothing at all) in one step of whole chunks, up to
+    // what is due next or the watchdog's deadline: quiet clocks cost no wall
+    // time. (Whole chunks: a run stops on the same clock as chunk by chunk.)
+    uint64_t step = kChunkCycles;
+    const uint64_t until = std::min(next_due_cycle(), deadline);
+    if (until > now + kChunkCycles)
+      step = std::min((until - now) / kChunkCycles * kChunkCycles, kMaxStepCycles);
+    sc_core::sc_start(period_ * static_cast<double>(step));
   }
-  return true;
+}
+
+std::string Chip::deadlock_report() const {
+  const uint64_t cycle = current_cycle();
+  const uint64_t last = progress_.last();
+  std::string out = fmt::format("timing model state at cycle {}: last progress at cycle {} ({} cycles ago)\n", cycle,
+                                last, cycle > last ? cycle - last : 0);
+  out += client_done_at_stop_ ? "  wave client: done\n"
+                              : "  wave client: not done (instructions to hand out or in flight)\n";
+  if (events_.empty())
+    out += "  memory event queue: empty (no miss on its way to a level)\n";
+  else
+    out += fmt::format("  memory event queue: {} events, the next at cycle {}\n", events_.size(), events_.next_cycle());
+  // Busy parts in full, up to a bound each; the rest counted.
+  constexpr size_t kListed = 8;
+  size_t busy_tds = 0;
+  for (const timing::Td* t : tds_) {
+    const std::string td = t->describe(cycle);
+    if (td.empty()) continue;
+    if (++busy_tds <= kListed) out += "  " + td + "\n";
+  }
+  if (busy_tds > kListed) out += fmt::format("  ... and {} more TDs with instructions in flight\n", busy_tds - kListed);
+  out += fmt::format("  {} of {} TDs with instructions in flight\n", busy_tds, tds_.size());
+  size_t busy_caches = 0, caches = 0;
+  const auto cache = [&](const mem::Cache& c) {
+    ++caches;
+    const std::string line = c.describe(cycle);
+    if (line.empty()) return;
+    if (++busy_caches <= 2 * kListed) out += "  " + line + "\n";
+  };
+  for (const auto& l1 : l1_) cache(*l1);
+  for (uint32_t s = 0; s < l2_->slices(); ++s) cache(l2_->slice(s));
+  if (busy_caches > 2 * kListed) out += fmt::format("  ... and {} more busy caches\n", busy_caches - 2 * kListed);
+  out += fmt::format("  {} of {} L1s and L2 slices with MSHRs busy or requesters waiting\n", busy_caches, caches);
+  out += "  " + dram_->describe(cycle) + "\n";
+  return out;
 }
 
 void Chip::finish_accounting() {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -27,11 +28,19 @@
 #include "model/isa/memory_image.h"
 #include "model/mem/cache.h"
 #include "model/mem/dram.h"
+#include "model/sim/progress.h"
 #include "model/sim/stats.h"
 #include "model/sim/vcd_writer.h"
 #include "model/td/td.h"
 
 namespace td::chip {
+
+// How run_until_idle ended.
+enum class RunOutcome {
+  kIdle,         // done() held and every TD was idle
+  kDeadlock,     // max_quiet_cycles clocks passed with no progress of any kind
+  kInterrupted,  // sim::interrupted() (SIGINT/SIGTERM) at a chunk boundary
+};
 
 class Chip : public sc_core::sc_module {
  public:
@@ -44,10 +53,22 @@ class Chip : public sc_core::sc_module {
   // Empties every cache (between runs that must not share warm state).
   void invalidate_caches();
 
-  // Simulates until `done()` holds and every TD is idle. Returns false —
-  // a deadlock — if `max_quiet_cycles` clocks pass with instructions in
-  // flight and none returning (however long the run, it may not stall).
-  bool run_until_idle(const std::function<bool()>& done, uint64_t max_quiet_cycles);
+  // Simulates until `done()` holds and every TD is idle (kIdle). Stops
+  // with kDeadlock when `max_quiet_cycles` clocks pass with no progress of
+  // any kind: no instruction accepted or returned, no lane moved between
+  // TD stages, no miss passed down a level, no fill landing (a fill counts
+  // at the cycle it lands, however far ahead that is known) — a slow run
+  // that keeps moving always finishes. deadlock_report() then says what is
+  // waiting on what. Stops with kInterrupted when sim::interrupted() is
+  // seen; it is checked every 256 clocks (and the clocks in which nothing
+  // is due are skipped at no cost, so a quiet stretch costs no wall time).
+  RunOutcome run_until_idle(const std::function<bool()>& done, uint64_t max_quiet_cycles);
+  // What the chip holds in flight and what each part waits on, for after a
+  // kDeadlock: a multi-line report (every busy TD with its stages and L0,
+  // every busy L1 and L2 slice, DRAM, the event queue).
+  std::string deadlock_report() const;
+  // The latest cycle anything moved (or is known to move), see run_until_idle.
+  uint64_t last_progress_cycle() const { return progress_.last(); }
   // Tells every TD that the client has new work.
   void wake_all();
   // Tells one TD (from inside or outside the simulation).
@@ -87,12 +108,16 @@ class Chip : public sc_core::sc_module {
 
   void tick();  // the chip's clocked process
   void schedule(uint64_t cycle);
+  // The earliest cycle a TD or a memory event is due; UINT64_MAX if none.
+  uint64_t next_due_cycle() const;
   void register_chip_stats(sim::StatsRegistry& stats);
 
   const cfg::Config config_;
   ClientTap tap_;
   timing::BackingStore store_;
   mem::EventQueue events_;  // misses between levels, delivered in cycle order
+  sim::ProgressMark progress_;  // noted by the TDs and every cache
+  bool client_done_at_stop_ = true;  // done() when run_until_idle last stopped
   std::unique_ptr<mem::Dram> dram_;
   std::unique_ptr<mem::SlicedCache> l2_;
   std::vector<std::unique_ptr<mem::Cache>> l1_;

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/chip/model_memory.h"
 #include "model/sim/int_math.h"
 
 namespace td::cfg {
@@ -515,6 +516,27 @@ void check_line_demands(const ConfigReader& r, const SectionNodes& nodes, const 
   }
 }
 
+// A chip the model could not hold in memory is refused here, at the key with
+// the largest share of the estimate (model_memory.h), not by std::bad_alloc
+// part-way through building it.
+void check_model_memory(const ConfigReader& r, const SectionNodes& nodes, const Config& c) {
+  const chip::MemoryEstimate estimate = chip::estimate_model_memory(c);
+  if (estimate.bytes <= chip::kMaxModelMemoryBytes) return;
+  const chip::MemoryShare& largest = estimate.largest();
+  const size_t dot = largest.key.rfind('.');
+  const std::string section = largest.key.substr(0, dot), key = largest.key.substr(dot + 1);
+  r.fail(nested_mark(nodes, section, key.c_str()), largest.key,
+         fmt::format("the timing model would need about {} of memory, more than the {} tdsim allows; the largest "
+                     "share, {}, is {}",
+                     chip::memory_text(estimate.bytes), chip::memory_text(chip::kMaxModelMemoryBytes),
+                     chip::memory_text(largest.bytes), largest.what));
+}
+
+void check_whole_config(const ConfigReader& r, const SectionNodes& nodes, const Config& c) {
+  check_line_demands(r, nodes, c);
+  check_model_memory(r, nodes, c);
+}
+
 const Section<Config>& config_section() {
   static const Section<Config> section{{
       group("chip", &Config::chip, chip_section()),
@@ -523,7 +545,7 @@ const Section<Config>& config_section() {
       group("l1", &Config::l1, cache_section()),
       group("l2", &Config::l2, l2_section()),
       group("dram", &Config::dram, dram_section()),
-  }, check_line_demands};
+  }, check_whole_config};
   return section;
 }
 

@@ -40,7 +40,18 @@
 //   dram.bandwidth_gb_per_s        0.001 .. 100000
 //   dram.latency_ns                0 .. 1000000
 // Integers are plain decimal (no sign, no quotes); numbers are plain decimal
-// or exponent notation, finite. No SystemC.
+// or exponent notation, finite.
+// Every key may take any value of its range, but keys multiply: a chip whose
+// timing model would need more than 8 GiB for its own state (estimated from
+// the configuration, model/chip/model_memory.h: pipelines and queues per TD
+// times the TD count, MSHRs, whole tag arrays) is refused at the key with
+// the largest share, e.g.
+//   configs/x.yaml:12:28: td.instruction_queue_depth: the timing model would
+//   need about 18.5 GiB of memory, more than the 8.0 GiB tdsim allows; the
+//   largest share, 18.4 GiB, is 2048 TDs (chip.wgps x chip.tds_per_wgp) x 1024
+//   instruction slots (...) x 9400 B
+// Caches of more than 8192 lines keep only the lines a run touches, so a
+// cache of any allowed size costs memory in proportion to its use. No SystemC.
 #pragma once
 
 #include <cstdint>

@@ -47,7 +47,8 @@ Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup
       interleave_(interleave),
       interleave_shift_(sim::is_power_of_two(interleave) ? static_cast<int>(sim::log2_ceil(interleave)) : -1),
       capacity_lines_(uint64_t{sets_} * geometry.ways),
-      lines_(capacity_lines_),
+      dense_(capacity_lines_ <= kDenseTagLines),
+      lines_(dense_ ? capacity_lines_ : 0),
       mshrs_(geometry.mshrs),
       events_(events),
       hits_(stats.counter("hits", "accesses", "line accesses that found their data present")),
@@ -64,15 +65,32 @@ Cache::Line* Cache::find(uint64_t line) {
 }
 
 const Cache::Line* Cache::find(uint64_t line) const {
-  const Line* way = &lines_[set_of(line) * geometry_.ways];
-  for (uint32_t w = 0; w < geometry_.ways; ++w, ++way) {
+  const Line* way;
+  size_t ways;
+  if (dense_) {
+    way = &lines_[set_of(line) * geometry_.ways];
+    ways = geometry_.ways;
+  } else {
+    const auto set = sparse_.find(set_of(line));
+    if (set == sparse_.end()) return nullptr;
+    way = set->second.data();
+    ways = set->second.size();
+  }
+  for (size_t w = 0; w < ways; ++w, ++way) {
     if (way->valid && way->tag == line) return way;
   }
   return nullptr;
 }
 
 Cache::Line& Cache::victim(uint64_t line) {
-  Line* way = &lines_[set_of(line) * geometry_.ways];
+  Line* way;
+  if (dense_) {
+    way = &lines_[set_of(line) * geometry_.ways];
+  } else {
+    std::vector<Line>& set = sparse_[set_of(line)];
+    if (set.size() < geometry_.ways) return set.emplace_back();  // a way not used yet
+    way = set.data();
+  }
   Line* lru = way;
   for (uint32_t w = 0; w < geometry_.ways; ++w, ++way) {
     if (!way->valid) return *way;
@@ -91,6 +109,7 @@ void Cache::forward(uint32_t mshr, uint64_t cycle) {
     return;
   }
   mshrs_[mshr].asked = true;
+  if (progress_) progress_->note(cycle);  // the miss moved down a level
   if (!r.pending) fill(mshr, r.cycle);
   // pending: mem_ready() calls fill() when the cycle is known
 }
@@ -99,6 +118,7 @@ void Cache::fill(uint32_t mshr, uint64_t cycle) {
   Mshr& m = mshrs_[mshr];
   if (m.release != kUnknown) return;  // not waiting for a fill
   m.release = cycle;
+  if (progress_) progress_->note(cycle);  // the fill lands then
   Line* line = find(m.line);
   if (line && line->fill_cycle == kUnknown && line->mshr == mshr) line->fill_cycle = cycle;
   // The release is known: promise it before the waiters' clients act.
@@ -197,11 +217,17 @@ uint64_t Cache::retry_cycle(const Check& refused, MemClient* client, uint64_t ta
   } else {
     // Several MSHRs at once (a request over several lines): when enough of
     // the known releases have passed.
-    std::vector<uint64_t> releases;
+    // (The more-th earliest: a selection, not a sort, into a kept buffer —
+    // refusals of wide requests can be many when MSHRs stay busy for long.)
+    std::vector<uint64_t>& releases = releases_scratch_;
+    releases.clear();
     for (const Mshr& m : mshrs_)
       if (!mshr_free(m, start) && m.release != kUnknown) releases.push_back(m.release);
-    std::sort(releases.begin(), releases.end());
-    if (releases.size() >= more) return releases[more - 1];
+    if (releases.size() >= more) {
+      const auto nth = releases.begin() + static_cast<std::ptrdiff_t>(more - 1);
+      std::nth_element(releases.begin(), nth, releases.end());
+      return *nth;
+    }
   }
   if (!client) return start + 1;  // nobody to tell: poll
   park(client, tag, single);
@@ -280,7 +306,7 @@ void Cache::serve_present(Line& line, uint64_t start, JoinTable& joins, uint32_t
 
 namespace {
 
-std::string describe(const MemResponse& r) {
+std::string describe_response(const MemResponse& r) {
   if (!r.accepted) return fmt::format("refused, retry at {}", r.cycle);
   if (r.pending) return "miss, pending";
   return fmt::format("{}, ready at {}", r.hit ? "hit" : "miss", r.cycle);
@@ -290,7 +316,7 @@ std::string describe(const MemResponse& r) {
 
 MemResponse Cache::access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag) {
   const MemResponse response = serve(address, bytes, cycle, client, tag);
-  TD_DEBUG(kMem, cycle, name_, "{} B at {:#x}: {}", bytes, address, describe(response));
+  TD_DEBUG(kMem, cycle, name_, "{} B at {:#x}: {}", bytes, address, describe_response(response));
   return response;
 }
 
@@ -345,6 +371,7 @@ MemResponse Cache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemCl
 
 void Cache::invalidate() {
   std::fill(lines_.begin(), lines_.end(), Line{});
+  sparse_.clear();
   std::fill(mshrs_.begin(), mshrs_.end(), Mshr{});
   waiting_.clear();
   joins_.clear();
@@ -356,6 +383,49 @@ uint32_t Cache::mshrs_in_use(uint64_t cycle) const {
   uint32_t in_use = 0;
   for (const Mshr& m : mshrs_) in_use += !mshr_free(m, cycle);
   return in_use;
+}
+
+uint32_t Cache::fills_not_known() const {
+  uint32_t unknown = 0;
+  for (const Mshr& m : mshrs_) unknown += m.release == kUnknown;
+  return unknown;
+}
+
+uint64_t Cache::tag_entries() const {
+  if (dense_) return capacity_lines_;
+  uint64_t lines = 0;
+  for (const auto& [set, ways] : sparse_) lines += ways.size();
+  return lines;
+}
+
+std::string Cache::describe(uint64_t cycle) const {
+  const uint32_t busy = mshrs_in_use(cycle);
+  if (busy == 0 && waiting_.empty()) return "";
+  std::string out = fmt::format("{}: {} of {} MSHRs busy", name_, busy, mshrs_.size());
+  // The MSHRs that wait on something not known yet: these are what a stuck
+  // run is waiting for. (Few are listed: the count says how many.)
+  constexpr uint32_t kListed = 4;
+  uint32_t listed = 0, unknown = 0;
+  uint64_t latest = 0;
+  for (const Mshr& m : mshrs_) {
+    if (m.release != kUnknown) {
+      if (m.release > cycle) latest = std::max(latest, m.release);
+      continue;
+    }
+    if (++unknown > kListed) continue;
+    out += fmt::format("{} line {:#x} {}", listed++ ? ";" : " (fill not known:", m.line << line_shift_,
+                       m.asked ? "asked of the next level, no answer yet"
+                               : "not accepted by the next level yet (waiting to retry)");
+    if (!m.waiters.empty())
+      out += m.waiters.size() == 1 ? ", 1 request waiting on it"
+                                   : fmt::format(", {} requests waiting on it", m.waiters.size());
+  }
+  if (unknown > kListed) out += fmt::format("; {} more", unknown - kListed);
+  if (unknown > 0) out += ")";
+  if (latest > 0) out += fmt::format(", {} fills known, the last landing at cycle {}", busy - unknown, latest);
+  if (!waiting_.empty())
+    out += fmt::format("; {} requesters parked until an MSHR's release is known", waiting_.size());
+  return out;
 }
 
 // --- SlicedCache ---------------------------------------------------------
@@ -390,7 +460,8 @@ uint32_t SlicedCache::slice_of(uint64_t address) const {
 
 MemResponse SlicedCache::access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag) {
   const MemResponse response = serve(address, bytes, cycle, client, tag);
-  TD_DEBUG(kMem, cycle, name_, "{} B at {:#x} (slice {}): {}", bytes, address, slice_of(address), describe(response));
+  TD_DEBUG(kMem, cycle, name_, "{} B at {:#x} (slice {}): {}", bytes, address, slice_of(address),
+           describe_response(response));
   return response;
 }
 
@@ -441,6 +512,10 @@ MemResponse SlicedCache::serve(uint64_t address, uint32_t bytes, uint64_t cycle,
   if (client)
     for (auto& slice : slices_) slice->release_holds(client, tag, cycle);
   return joins_.close(join, hit);
+}
+
+void SlicedCache::set_progress(sim::ProgressMark* mark) {
+  for (auto& slice : slices_) slice->set_progress(mark);
 }
 
 void SlicedCache::invalidate() {

@@ -1,18 +1,27 @@
 // cache.h — a set-associative cache with LRU replacement, MSHRs with miss
 // merging, a hit latency and a port that moves `bytes_per_clock` bytes each
 // clock; instanced as L0 (per TD), L1 (per shader array) and L2 slices.
+//
+// Tags: a cache of up to kDenseTagLines lines keeps every way in one array
+// (one indexed lookup per access). A larger one keeps only the sets it has
+// touched, each with the lines it holds (a hash lookup per access), so any
+// size the configuration allows (up to 1 GiB per cache) costs memory in
+// proportion to the lines it has actually held. Both behave the same: a set
+// fills its ways, then replaces its least recently used line.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "model/mem/event_queue.h"
 #include "model/mem/join.h"
 #include "model/mem/mem_level.h"
+#include "model/sim/progress.h"
 #include "model/sim/stats.h"
 
 namespace td::mem {
@@ -79,6 +88,26 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   uint32_t sets() const { return sets_; }
   // Lines with a fill still in flight at `cycle`.
   uint32_t mshrs_in_use(uint64_t cycle) const;
+  // MSHRs whose fill cycle is not known yet (asked below, or about to be).
+  uint32_t fills_not_known() const;
+  // Requesters refused while no release was known, waiting to be told.
+  size_t waiters() const { return waiting_.size(); }
+
+  // Caches of more lines than this keep only the sets they touch.
+  static constexpr uint64_t kDenseTagLines = 8192;
+  // Bytes of model state per tag entry and per MSHR (memory estimates).
+  static constexpr size_t tag_entry_bytes() { return sizeof(Line); }
+  static constexpr size_t mshr_bytes() { return sizeof(Mshr); }
+  bool sparse_tags() const { return !dense_; }
+  // Lines held (valid), for a sparse cache; sets * ways for a dense one.
+  uint64_t tag_entries() const;
+
+  // Notes the cycles this cache moves a miss down or learns when a fill
+  // lands (the watchdog's progress; nullptr: none).
+  void set_progress(sim::ProgressMark* mark) { progress_ = mark; }
+  // What the cache holds in flight at `cycle`, for a deadlock report: one
+  // line under its hierarchical name, or "" when nothing is in flight.
+  std::string describe(uint64_t cycle) const;
 
  private:
   MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag);
@@ -138,7 +167,9 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   }
   Line* find(uint64_t line);
   const Line* find(uint64_t line) const;
-  Line& victim(uint64_t line);  // an invalid way of the line's set, else its LRU way
+  // An invalid way of the line's set, else its LRU way. (Sparse tags: may add
+  // a way to the set, moving its other lines: hold no Line* across it.)
+  Line& victim(uint64_t line);
   void forward(uint32_t mshr, uint64_t cycle);  // asks `next` for the MSHR's line
   // The retry cycle of a refused request: one that needs a single MSHR
   // holds the earliest known release nobody else holds (one retry per
@@ -174,7 +205,11 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   uint32_t interleave_ = 1;     // see the private constructor
   int interleave_shift_ = 0;    // log2(interleave_) if a power of two, else -1
   uint64_t capacity_lines_ = 0;  // sets * ways
-  std::vector<Line> lines_;  // sets_ * ways, set-major
+  bool dense_ = true;           // capacity_lines_ <= kDenseTagLines
+  std::vector<Line> lines_;  // dense: sets_ * ways, set-major
+  // Sparse: the sets touched, each with its valid lines (at most `ways`, in
+  // no order; a set fills its ways before it replaces one).
+  std::unordered_map<uint64_t, std::vector<Line>> sparse_;
   std::vector<Mshr> mshrs_;
   // Requesters refused while no MSHR's release was known: each release tells
   // the first of them (FIFO) when it can try again.
@@ -187,7 +222,9 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   };
   std::deque<Waiter> waiting_;
   bool any_hold_ = false;  // some MSHR may be held (skips the scan when none is)
+  std::vector<uint64_t> releases_scratch_;  // retry_cycle's buffer
   EventQueue* events_ = nullptr;
+  sim::ProgressMark* progress_ = nullptr;
   JoinTable joins_;  // requests made to this cache directly
   uint64_t port_free_cycle_ = 0;
   uint64_t use_stamp_ = 0;
@@ -220,6 +257,9 @@ class SlicedCache final : public MemLevel {
   void invalidate() override;
   uint32_t slice_of(uint64_t address) const;
   Cache& slice(uint32_t index) { return *slices_[index]; }
+  const Cache& slice(uint32_t index) const { return *slices_[index]; }
+  uint32_t slices() const { return static_cast<uint32_t>(slices_.size()); }
+  void set_progress(sim::ProgressMark* mark);
 
  private:
   MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag);

@@ -77,4 +77,19 @@ MemResponse Dram::serve(uint64_t address, uint32_t bytes, uint64_t cycle) {
 
 void Dram::invalidate() { std::fill(channels_.begin(), channels_.end(), Channel{}); }
 
+std::string Dram::describe(uint64_t cycle) const {
+  uint32_t busy = 0;
+  uint64_t last = 0;
+  for (const Channel& channel : channels_) {
+    const uint64_t free = ceil_cycle(static_cast<double>(channel.origin) +
+                                     static_cast<double>(channel.bytes) / timing_.bytes_per_clock_per_channel);
+    if (free <= cycle) continue;
+    ++busy;
+    last = std::max(last, free);
+  }
+  if (busy == 0) return fmt::format("{}: no transfer queued ({} channels idle)", name_, channels_.size());
+  return fmt::format("{}: {} of {} channels busy, transfers queued until cycle {} (+{} cycles latency)", name_, busy,
+                     channels_.size(), last, timing_.latency_cycles);
+}
+
 }  // namespace td::mem

@@ -30,6 +30,9 @@ class Dram final : public MemLevel {
                      uint64_t tag = 0) override;
   // Frees every channel (between independent batches, as Cache::invalidate).
   void invalidate() override;
+  // Its transfers still queued at `cycle`, for a deadlock report: one line
+  // under its hierarchical name.
+  std::string describe(uint64_t cycle) const;
 
  private:
   MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle);

@@ -5,6 +5,7 @@
 // (a cache built on its own, as in unit tests) an event runs at once.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -26,6 +27,7 @@ class EventQueue {
   // The cycle of the next event; UINT64_MAX when there is none.
   uint64_t next_cycle() const { return events_.empty() ? UINT64_MAX : events_.top().cycle; }
   bool empty() const { return events_.empty(); }
+  size_t size() const { return events_.size(); }
   void clear() { events_ = {}; }
 
  private:

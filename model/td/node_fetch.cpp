@@ -90,6 +90,37 @@ uint64_t NodeFetch::next_request_cycle() const {
   return std::max(in_.front_visible_cycle(), retry_cycle_);
 }
 
+std::string NodeFetch::describe(uint64_t cycle) const {
+  size_t ready = 0, landing = 0, unknown = 0;
+  uint64_t last = 0;
+  for (const FetchedLane& lane : buffer_) {
+    if (lane.ready_cycle == UINT64_MAX) {
+      ++unknown;
+    } else if (lane.ready_cycle > cycle) {
+      ++landing;
+      last = std::max(last, lane.ready_cycle);
+    } else {
+      ++ready;
+    }
+  }
+  std::string out = fmt::format("{}: return buffer {} of {}", name(), buffer_.size(), entries_);
+  if (!buffer_.empty()) {
+    out += fmt::format(" ({} ready, {} waiting for a fill whose cycle is not known", ready, unknown);
+    if (landing > 0) out += fmt::format(", {} with data landing by cycle {}", landing, last);
+    out += ")";
+  }
+  if (!in_.empty()) {
+    out += fmt::format("; {} lanes in the fetch queue", in_.size());
+    if (buffer_full())
+      out += ", waiting for a return-buffer entry";
+    else if (refused_ && retry_cycle_ == mem::kRetryWhenTold)
+      out += ", L0 refused the next (MSHRs busy): waiting to be told when to retry";
+    else if (refused_ && retry_cycle_ > cycle)
+      out += fmt::format(", L0 refused the next (MSHRs busy): retry at cycle {}", retry_cycle_);
+  }
+  return out;
+}
+
 void NodeFetch::reset() {
   buffer_.clear();
   refused_ = false;

@@ -7,6 +7,7 @@
 #include <systemc>
 #include <deque>
 #include <functional>
+#include <string>
 
 #include "model/mem/mem_level.h"
 #include "model/sim/channel.h"
@@ -43,6 +44,9 @@ class NodeFetch : public sc_core::sc_module, public mem::MemClient {
   // it waits for something else (empty input, full return buffer).
   uint64_t next_request_cycle() const;
   void reset();
+  // The return buffer and what the next request waits on at `cycle` (a
+  // deadlock report): one line under the stage's name.
+  std::string describe(uint64_t cycle) const;
 
   // Trace view of the last tick.
   bool requested() const { return requested_; }

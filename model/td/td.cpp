@@ -1,5 +1,7 @@
 #include "model/td/td.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "model/sim/debug.h"
@@ -92,6 +94,10 @@ void Td::tick(uint64_t cycle) {
   node_fetch_.tick(cycle);
   sequencer_.tick(cycle);
   accept_instruction(cycle);
+  // Anything moved: the run is not stuck. (Flags this tick already kept.)
+  if (progress_ && (accepted_ || port_valid_ || sequencer_.issued() || node_fetch_.requested() ||
+                    sort_stage_.accepted() || write_back_.lanes_written() != 0 || write_back_.retired()))
+    progress_->note(cycle);
   due_cycle_ = next_active_cycle(cycle);
   idle_stalls_ = due_cycle_ > cycle + 1 ? idle_stalls() : 0;
 }
@@ -158,6 +164,45 @@ uint64_t Td::next_active_cycle(uint64_t cycle) const {
   if (!no_fetch_.empty()) consider(no_fetch_.front_visible_cycle());
   consider(write_back_.next_retire_cycle());
   return when;
+}
+
+void Td::set_progress(sim::ProgressMark* mark) {
+  progress_ = mark;
+  l0_.set_progress(mark);
+}
+
+std::string Td::describe(uint64_t cycle) const {
+  if (waves_.empty()) return "";
+  const WaveSlot& oldest = waves_.slot(waves_.head());
+  const uint64_t passed = oldest.next_lane >= 64 ? ~uint64_t{0} : (uint64_t{1} << oldest.next_lane) - 1;
+  const auto sequenced = static_cast<uint32_t>(__builtin_popcountll(oldest.active_mask & passed));
+  std::string out = fmt::format("{}: {} of {} instructions in flight; the oldest, wave {} (accepted at cycle {}), has "
+                                "{} of {} active lanes sequenced and {} written",
+                                name(), waves_.count(), waves_.capacity(), oldest.instr.id, oldest.accept_cycle,
+                                oldest.sequenced() ? oldest.lanes_to_write : sequenced, oldest.lanes_to_write,
+                                oldest.lanes_written);
+  const uint64_t retire = write_back_.next_retire_cycle();
+  if (retire != UINT64_MAX) out += fmt::format(", returns at cycle {}", retire);
+  if (due_cycle_ == UINT64_MAX)
+    out += "; ticks again only when told (a fill's cycle, an MSHR's release or new work)";
+  else
+    out += fmt::format("; next tick at cycle {}", due_cycle_);
+  out += "\n    " + std::string(sequencer_.name()) + ": ";
+  if (!waves_.has_unsequenced())
+    out += "every lane passed on";
+  else if (sequencer_.blocked_on_fetch_queue())
+    out += fmt::format("waiting for room in the fetch queue ({} of {})", fetch_queue_.size(), fetch_queue_.depth());
+  else if (!sequencer_.can_progress())
+    out += "waiting for room in the no-fetch path to write-back";
+  else
+    out += "can pass a lane on";
+  out += "\n    " + node_fetch_.describe(cycle);
+  out += fmt::format("\n    datapath: {} lanes in {}, {} in {}, {} in {}, {} no-fetch lanes on their way to {}",
+                     box_stage_.out().size(), box_stage_.name(), sort_stage_.out().size(), sort_stage_.name(),
+                     tri_stage_.out().size(), tri_stage_.name(), no_fetch_.size(), write_back_.name());
+  const std::string l0 = l0_.describe(cycle);
+  if (!l0.empty()) out += "\n    " + l0;
+  return out;
 }
 
 void Td::attach_trace(sim::VcdWriter& vcd) {

@@ -17,10 +17,12 @@
 
 #include <array>
 #include <memory>
+#include <string>
 #include <systemc>
 
 #include "model/mem/cache.h"
 #include "model/sim/channel.h"
+#include "model/sim/progress.h"
 #include "model/sim/stats.h"
 #include "model/sim/vcd_writer.h"
 #include "model/td/box_stage.h"
@@ -63,6 +65,13 @@ class Td : public sc_core::sc_module {
   // Record this TD's signals (sample_trace() after each clock's tick).
   void attach_trace(sim::VcdWriter& vcd);
   void sample_trace(uint64_t cycle);
+  // Notes the cycles in which the TD moves anything (an instruction
+  // accepted or returned, a lane passed between stages) for the no-progress
+  // watchdog; its L0 notes the misses it passes on and the fills it hears of.
+  void set_progress(sim::ProgressMark* mark);
+  // What is in flight at `cycle` and what each stage waits on (a deadlock
+  // report): lines under the TD's hierarchical name, or "" when it is idle.
+  std::string describe(uint64_t cycle) const;
 
   mem::Cache& l0() { return l0_; }
   const TdStats& stats() const { return stats_; }
@@ -104,6 +113,7 @@ class Td : public sc_core::sc_module {
   uint8_t port_type_ = 0;
   uint64_t port_wave_ = 0;
   bool accepted_ = false;
+  sim::ProgressMark* progress_ = nullptr;
 
   struct TraceIds;
   std::unique_ptr<TraceIds> trace_ids_;

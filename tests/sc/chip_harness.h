@@ -76,10 +76,13 @@ struct Harness {
     return d;
   }
 
-  // Runs until everything queued has returned; fails the test on the limit.
-  void run(uint64_t max_cycles = 10'000'000) {
+  // Runs until everything queued has returned; fails the test when nothing
+  // moves for `max_quiet_cycles` (with the chip's deadlock report).
+  void run(uint64_t max_quiet_cycles = 10'000'000) {
     chip->wake_all();
-    ASSERT_TRUE(chip->run_until_idle([this] { return feeder.done(); }, max_cycles)) << "no instruction returned for max_cycles: deadlock?";
+    const chip::RunOutcome outcome = chip->run_until_idle([this] { return feeder.done(); }, max_quiet_cycles);
+    ASSERT_EQ(outcome, chip::RunOutcome::kIdle) << "nothing moved for " << max_quiet_cycles << " cycles\n"
+                                                << chip->deadlock_report();
   }
 
   double td_stat(const std::string& suffix) const {

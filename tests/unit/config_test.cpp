@@ -9,6 +9,9 @@
 #include <string>
 #include <string_view>
 
+#include "model/chip/model_memory.h"
+#include "tests/common/config_variants.h"
+
 namespace td::cfg {
 namespace {
 
@@ -525,6 +528,110 @@ TEST(ConfigError, EmptyFileHoldsNoDocument) {
 TEST(ConfigError, NonScalarKeyIsRejected) {
   const std::string yaml = with_line(kValid, "td:", "td:\n  ? [a, b]\n  : 1");
   EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  ? ["), 5, "td: expected a key name (got a sequence)"));
+}
+
+// --- the ends of every range, and the model's memory ------------------------
+
+Config small_chip() { return load_config(kSourceDir + "/configs/small.yaml"); }
+
+// Every key at each end of its documented range loads (with the keys that
+// constrain it moved just enough): the ranges config.h documents are the
+// ranges the loader accepts. (tests/sc/extreme_config_test.cpp runs each.)
+TEST(ConfigRanges, EveryDocumentedEndLoads) {
+  const Config small = small_chip();
+  for (const std::string& name : test::variant_names()) {
+    SCOPED_TRACE(name);
+    Config variant;
+    EXPECT_NO_THROW(variant = test::make_variant(small, name));
+    EXPECT_NE(to_yaml(variant), to_yaml(small));
+    EXPECT_LE(chip::estimate_model_memory(variant).bytes, chip::kMaxModelMemoryBytes);
+  }
+}
+
+// The column of the value on the line that starts with `line_start`.
+int value_column(const std::string& yaml, std::string_view line_start) {
+  const size_t begin = yaml.find(std::string("\n") + std::string(line_start)) + 1;
+  return static_cast<int>(yaml.find(": ", begin) - begin) + 3;
+}
+
+// Every key at its maximum at once: far beyond what a machine holds. The
+// loader refuses it at the key with the largest share (a full instruction
+// queue of wave64 instructions in each of 2048 TDs), with the estimate.
+TEST(ConfigMemory, EveryKeyAtItsMaximumAtOnceIsRefusedAtTheLargestShare) {
+  Config c = small_chip();
+  c.chip.wgps = 256;
+  c.chip.tds_per_wgp = 8;
+  c.chip.shader_arrays = 64;
+  c.chip.clock_mhz = 10000;
+  c.td.instruction_queue_depth = c.td.fetch_queue_depth = c.td.return_buffer_entries = 4096;
+  c.td.box_latency_cycles = c.td.triangle_latency_cycles = c.td.sort_latency_cycles = 100000;
+  c.td.return_latency_cycles = 100000;
+  for (CacheConfig* cache : {&c.l0, &c.l1, &c.l2.slice}) {
+    cache->size_kib = 1048576;
+    cache->ways = 4096;
+    cache->line_bytes = 4096;
+    cache->hit_latency_cycles = 100000;
+    cache->mshrs = 4096;
+    cache->bytes_per_clock = 4096;
+  }
+  c.l2.slices = 256;
+  c.dram = DramConfig{1024, 1048576, 100000, 1000000};
+  const std::string yaml = to_yaml(c);
+  const std::string message = error_of(yaml);
+  const std::string expected_start =
+      at(line_of(yaml, "  instruction_queue_depth:"), value_column(yaml, "  instruction_queue_depth:"),
+         "td.instruction_queue_depth: the timing model would need about ");
+  EXPECT_EQ(message.rfind(expected_start, 0), 0u) << message;
+  EXPECT_NE(message.find(" GiB of memory, more than the 8.0 GiB tdsim allows; the largest share, "),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("is 2048 TDs (chip.wgps x chip.tds_per_wgp) x 4096 instruction slots"), std::string::npos)
+      << message;
+  try {
+    (void)parse_config(yaml, kFile);
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key(), "td.instruction_queue_depth");
+  }
+}
+
+// Allowed one at a time, some keys multiply: 2048 TDs each with a
+// 100000-clock box pipeline (a register per clock) is refused at the latency.
+TEST(ConfigMemory, ManyTdsWithDeepPipelinesAreRefusedAtThePipeline) {
+  Config c = small_chip();
+  c.chip.wgps = 256;
+  c.chip.tds_per_wgp = 8;
+  EXPECT_EQ(error_of(to_yaml(c)), "");
+  c.td.box_latency_cycles = 100000;
+  const std::string yaml = to_yaml(c);
+  const std::string message = error_of(yaml);
+  EXPECT_EQ(message.rfind(at(line_of(yaml, "  box_latency_cycles:"), value_column(yaml, "  box_latency_cycles:"),
+                             "td.box_latency_cycles: the timing model would need about "),
+                          0),
+            0u)
+      << message;
+  EXPECT_NE(message.find("2048 TDs (chip.wgps x chip.tds_per_wgp) x 100001 box pipeline registers"),
+            std::string::npos)
+      << message;
+}
+
+// Tags of a cache larger than Cache::kDenseTagLines lines are held only for
+// the lines a run touches: a 1 GiB L0 in each of the 52 TDs of Series X
+// costs no more up front than the 16 KiB one (whose 128 tags are whole).
+TEST(ConfigMemory, AHugeCacheCostsNoTagMemoryUpFront) {
+  Config c = load_config(kSourceDir + "/configs/xbox_series_x.yaml");
+  const uint64_t shipped = chip::estimate_model_memory(c).bytes;
+  c.l0.size_kib = 1048576;
+  EXPECT_EQ(error_of(to_yaml(c)), "");
+  EXPECT_LE(chip::estimate_model_memory(c).bytes, shipped);
+}
+
+TEST(ConfigMemory, ShippedChipsNeedLittle) {
+  for (const char* name : {"xbox_series_x", "xbox_series_s", "small"}) {
+    SCOPED_TRACE(name);
+    const chip::MemoryEstimate e = chip::estimate_model_memory(load_config(kSourceDir + "/configs/" + name + ".yaml"));
+    EXPECT_LT(e.bytes, uint64_t{64} << 20);
+    EXPECT_GT(e.bytes, 0u);
+  }
 }
 
 }  // namespace
