@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "model/ref/intersect.h"
+#include "model/sim/interrupt.h"
 
 namespace td::tb {
 
@@ -14,28 +15,56 @@ std::string format_result(const LaneResult& result) {
                      result.dwords[3]);
 }
 
-CheckSummary check_files(const std::vector<TdvFile>& files, Engine& engine, std::ostream& out) {
-  CheckSummary summary;
-  for (const TdvFile& file : files) {
-    std::vector<const TdvCase*> cases;
-    cases.reserve(file.cases.size());
-    for (const TdvCase& c : file.cases) cases.push_back(&c);
-    const std::vector<LaneResult> results = engine.run(cases);
-    const bool against_reference = engine.name() != "ref";
-    for (size_t i = 0; i < cases.size(); ++i) {
-      const TdvCase& c = *cases[i];
-      const LaneResult expected = c.expected();
-      const LaneResult reference =
-          against_reference ? ref::intersect(Descriptor::unpack(c.desc), c.lane, c.memory()) : expected;
-      if (results[i].same_value(expected) && results[i].same_value(reference)) {
-        ++summary.passed;
-        continue;
-      }
-      ++summary.failed;
-      out << fmt::format("{}:{}: {}: expected {} got {}{}\n", file.path, c.line, c.name, format_result(expected),
-                         format_result(results[i]),
-                         against_reference ? fmt::format(" (reference {})", format_result(reference)) : "");
+namespace {
+
+void check_chunk(const std::string& path, const std::vector<TdvCase>& chunk, Engine& engine, std::ostream& out,
+                 CheckSummary& summary) {
+  std::vector<const TdvCase*> cases;
+  cases.reserve(chunk.size());
+  for (const TdvCase& c : chunk) cases.push_back(&c);
+  const std::vector<LaneResult> results = engine.run(cases);
+  const bool against_reference = engine.name() != "ref";
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const TdvCase& c = *cases[i];
+    const LaneResult expected = c.expected();
+    const LaneResult reference =
+        against_reference ? ref::intersect(Descriptor::unpack(c.desc), c.lane, c.memory()) : expected;
+    const bool matches_reference = !against_reference || results[i].same_value(reference);
+    if (results[i].same_value(expected) && matches_reference) {
+      ++summary.passed;
+      continue;
     }
+    ++summary.failed;
+    out << fmt::format("{}:{}: {}: expected {} got {}{}\n", path, c.line, c.name, format_result(expected),
+                       format_result(results[i]),
+                       matches_reference ? "" : fmt::format(" (reference {})", format_result(reference)));
+  }
+}
+
+}  // namespace
+
+CheckSummary check_files(const std::vector<std::string>& paths, Engine& engine, std::ostream& out,
+                         size_t chunk_cases) {
+  CheckSummary summary;
+  std::vector<TdvCase> chunk;
+  chunk.reserve(chunk_cases);
+  try {
+    for (const std::string& path : paths) {
+      TdvReader reader(path);
+      TdvCase tdv_case;
+      bool more = true;
+      while (more) {
+        more = reader.next(tdv_case);
+        if (more) chunk.push_back(std::move(tdv_case));
+        if (chunk.size() == chunk_cases || (!more && !chunk.empty())) {
+          sim::throw_if_interrupted();
+          check_chunk(path, chunk, engine, out, summary);
+          chunk.clear();
+        }
+      }
+    }
+  } catch (const sim::Interrupted&) {
+    summary.interrupted = true;
   }
   return summary;
 }

@@ -1,5 +1,6 @@
 // check.h — `tdsim check`: every case of every file through one engine,
-// compared with the file's expectation.
+// compared with the file's expectation. Cases stream through the engine in
+// chunks, so memory stays bounded however long the files are.
 #pragma once
 
 #include <cstddef>
@@ -15,15 +16,25 @@ namespace td::tb {
 struct CheckSummary {
   size_t passed = 0;
   size_t failed = 0;
+  bool interrupted = false;  // a signal stopped the run: the counts cover what finished
 };
 
 // "none" or "r0,r1,r2,r3" in the tdv spelling.
 std::string format_result(const LaneResult& result);
 
-// Runs the parsed files' cases through `engine` and prints one line per
-// mismatch to `out`: `file:line: name: expected X got Y`. An engine other
-// than the reference is also compared with the reference on every case; a
-// disagreement fails the case and the line adds `(reference R)`.
-CheckSummary check_files(const std::vector<TdvFile>& files, Engine& engine, std::ostream& out);
+// Cases handed to the engine at once: enough to fill every TD of a large
+// chip many times over, small enough that memory does not grow with the file.
+constexpr size_t kCheckChunkCases = 32768;
+
+// Streams the cases of `paths` (each already validated with
+// validate_tdv_file) through `engine` and prints one line per mismatch to
+// `out`: `file:line: name: expected X got Y`. An engine other than the
+// reference is also compared with the reference on every case; a case it
+// gets right by the file but not by the reference (or the other way round)
+// fails, and then the line adds `(reference R)`. On SIGINT/SIGTERM the run
+// stops between chunks (or at the engine's next clock boundary) and the
+// summary says so.
+CheckSummary check_files(const std::vector<std::string>& paths, Engine& engine, std::ostream& out,
+                         size_t chunk_cases = kCheckChunkCases);
 
 }  // namespace td::tb

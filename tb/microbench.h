@@ -72,6 +72,9 @@ struct MicrobenchReport {
   uint64_t total_cycles = 0;
   uint64_t lane_tests = 0;        // lanes through the datapath
   uint64_t lanes_checked = 0;
+  uint64_t inactive_lanes_checked = 0;
+  // A signal stopped the run: the phases listed finished, the one running was dropped.
+  bool partial = false;  // of lanes_checked: EXEC clear, so no test ran
   uint64_t mismatches = 0;
   std::vector<std::string> mismatch_reports;
   double wall_s = 0;

@@ -52,21 +52,11 @@ struct Batch {
   }
 
   MemoryImage image() const {
-    MemoryImage memory;
+    MemoryImage memory(MemoryImage::kMinPageBits);  // scattered single nodes: small pages
     for (const auto& [address, content] : units) memory.write(address, content.data(), content.size());
     return memory;
   }
 };
-
-std::vector<Batch> make_batches(const std::vector<const TdvCase*>& cases) {
-  std::vector<Batch> batches(1);
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const auto reads = Batch::reads_of(*cases[i]);
-    if (!batches.back().fits(reads)) batches.emplace_back();
-    batches.back().add(i, reads);
-  }
-  return batches;
-}
 
 class ModelEngine final : public Engine {
  public:
@@ -88,7 +78,17 @@ class ModelEngine final : public Engine {
       const std::vector<size_t>& lanes_to_cases = wave_cases_.at(instr.id);
       for (size_t lane = 0; lane < lanes_to_cases.size(); ++lane) results[lanes_to_cases[lane]] = result.lanes[lane];
     });
-    for (const Batch& batch : make_batches(cases)) run_batch(batch, cases);
+    // Batches are made and run one at a time: only one memory image lives.
+    Batch batch;
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const auto reads = Batch::reads_of(*cases[i]);
+      if (!batch.fits(reads)) {
+        run_batch(batch, cases);
+        batch = Batch{};
+      }
+      batch.add(i, reads);
+    }
+    if (!batch.cases.empty()) run_batch(batch, cases);
     chip_->finish_accounting();
     if (feeder_.scoreboard().mismatches() != 0)
       throw std::runtime_error("timing model returned instructions that were not in flight: " +
@@ -127,6 +127,9 @@ class ModelEngine final : public Engine {
     if (outcome == chip::RunOutcome::kDeadlock)
       throw std::runtime_error(fmt::format("timing model deadlock: nothing moved in {} cycles\n{}", kMaxQuietCycles,
                                            chip_->deadlock_report()));
+    // Every wave of the batch has returned: nothing of it needs keeping.
+    wave_cases_.clear();
+    feeder_.reset_window();
   }
 
   // Far beyond any one instruction's latency (every configured latency at

@@ -19,6 +19,7 @@ uint32_t Scoreboard::check(const WaveInstr& instr, const WaveResult& result, con
   for (size_t i = 0; i < lanes; ++i) {
     const LaneResult expected = ref::intersect(instr.descriptor, instr.lanes[i], memory);
     ++lanes_checked_;
+    if (!instr.lanes[i].exec) ++inactive_lanes_checked_;
     if (result.lanes[i].same_value(expected)) continue;
     ++bad;
     ++mismatches_;

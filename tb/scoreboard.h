@@ -22,6 +22,8 @@ class Scoreboard {
   void report_unknown(uint64_t wave_id);
 
   uint64_t lanes_checked() const { return lanes_checked_; }
+  // Of those, lanes with EXEC clear (checked to write nothing; no test ran).
+  uint64_t inactive_lanes_checked() const { return inactive_lanes_checked_; }
   uint64_t mismatches() const { return mismatches_; }
   // The first few mismatches, described for people.
   const std::vector<std::string>& reports() const { return reports_; }
@@ -29,6 +31,7 @@ class Scoreboard {
  private:
   static constexpr size_t kMaxReports = 20;
   uint64_t lanes_checked_ = 0;
+  uint64_t inactive_lanes_checked_ = 0;
   uint64_t mismatches_ = 0;
   std::vector<std::string> reports_;
 };

@@ -2,9 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <iterator>
+#include <stdexcept>
 #include <unordered_set>
+
+#include "model/sim/interrupt.h"
 
 
 namespace td::tb {
@@ -226,7 +233,7 @@ uint64_t TdvCase::mem_address() const {
 }
 
 MemoryImage TdvCase::memory() const {
-  MemoryImage image;
+  MemoryImage image(MemoryImage::kMinPageBits);  // one node: no 64 KiB page to zero
   if (!mem.empty()) image.write(mem_address(), mem.data(), mem.size());
   return image;
 }
@@ -236,6 +243,32 @@ std::string TdvError::to_string() const {
   return fmt::format("{}:{}: {}", file, line, message);
 }
 
+TdvLineParser::Outcome TdvLineParser::feed(std::string_view raw_line, int line_number, TdvCase& out,
+                                            std::string& error) {
+  constexpr std::string_view kByteOrderMark = "\xef\xbb\xbf";
+  if (line_number == 1 && raw_line.substr(0, 3) == kByteOrderMark) raw_line.remove_prefix(3);
+  if (bad_header_) return Outcome::kNothing;
+  const std::string_view line = trim(raw_line);
+  if (line.empty() || line.front() == '#') return Outcome::kNothing;
+  if (!seen_header_) {
+    if (line != "tdv 1") {
+      bad_header_ = true;  // not a tdv v1 file: reading on would only add noise
+      error = fmt::format("expected header 'tdv 1', got '{}'", excerpt(line));
+      return Outcome::kError;
+    }
+    seen_header_ = true;
+    return Outcome::kNothing;
+  }
+  out = TdvCase{};
+  out.line = line_number;
+  error = LineParser(line).parse(out);
+  return error.empty() ? Outcome::kCase : Outcome::kError;
+}
+
+std::string TdvLineParser::finish() const {
+  return seen_header_ || bad_header_ ? std::string() : "no 'tdv 1' header: empty or comment-only file";
+}
+
 TdvParse parse_tdv(std::string_view text, const std::string& path, size_t max_errors) {
   TdvParse result;
   result.file.path = path;
@@ -243,53 +276,148 @@ TdvParse parse_tdv(std::string_view text, const std::string& path, size_t max_er
     if (result.errors.size() < max_errors) result.errors.push_back({path, line, std::move(message)});
   };
   std::unordered_set<std::string> names;
-  bool seen_header = false;
+  TdvLineParser parser;
   int line_number = 0;
   size_t start = 0;
-  while (start <= text.size()) {
+  while (start < text.size()) {  // as std::getline: no empty last line after a final newline
     const size_t end = text.find('\n', start);
     const std::string_view raw =
         text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
     start = end == std::string_view::npos ? text.size() + 1 : end + 1;
     ++line_number;
-    const std::string_view line = trim(raw);
-    if (line.empty() || line.front() == '#') continue;
-    if (!seen_header) {
-      if (line != "tdv 1") {
-        add_error(line_number, fmt::format("expected header 'tdv 1', got '{}'", excerpt(line)));
-        return result;  // not a tdv v1 file: reading on would only add noise
-      }
-      seen_header = true;
-      continue;
-    }
     TdvCase tdv_case;
-    tdv_case.line = line_number;
-    const std::string error = LineParser(line).parse(tdv_case);
-    if (!error.empty()) {
-      add_error(line_number, error);
-      continue;
+    std::string error;
+    switch (parser.feed(raw, line_number, tdv_case, error)) {
+      case TdvLineParser::Outcome::kNothing: break;
+      case TdvLineParser::Outcome::kError: add_error(line_number, std::move(error)); break;
+      case TdvLineParser::Outcome::kCase:
+        if (!names.insert(tdv_case.name).second)
+          add_error(line_number, fmt::format("duplicate case name '{}'", tdv_case.name));
+        else
+          result.file.cases.push_back(std::move(tdv_case));
+        break;
     }
-    if (!names.insert(tdv_case.name).second) {
-      add_error(line_number, fmt::format("duplicate case name '{}'", tdv_case.name));
-      continue;
-    }
-    result.file.cases.push_back(std::move(tdv_case));
   }
-  if (!seen_header) add_error(line_number, "no 'tdv 1' header: empty or comment-only file");
+  if (const std::string error = parser.finish(); !error.empty()) add_error(line_number, error);
+  return result;
+}
+
+namespace {
+
+// FNV-1a: a stable 64-bit hash of a case name for the duplicate check.
+uint64_t name_hash(std::string_view name) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (char c : name) hash = (hash ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
+  return hash;
+}
+
+// Opens `path` for line reading, or says why not.
+std::string open_for_reading(const std::string& path, std::ifstream& in) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) return "is a directory, not a .tdv file";
+  in.open(path, std::ios::binary);
+  if (!in) return fmt::format("cannot open ({})", std::strerror(errno));
+  return {};
+}
+
+// Calls visit(line_number, outcome, case, error) for every line of the file;
+// returns an error about the file as a whole (unreadable), or empty.
+template <typename Visit>
+std::string for_each_line(const std::string& path, Visit&& visit) {
+  std::ifstream in;
+  if (std::string error = open_for_reading(path, in); !error.empty()) return error;
+  TdvLineParser parser;
+  std::string line;
+  TdvCase tdv_case;
+  int line_number = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if ((line_number & 0xfff) == 0) sim::throw_if_interrupted();
+    std::string error;
+    const TdvLineParser::Outcome outcome = parser.feed(line, line_number, tdv_case, error);
+    if (outcome != TdvLineParser::Outcome::kNothing) visit(line_number, outcome, tdv_case, error);
+  }
+  if (in.bad()) return fmt::format("read failed after line {}", line_number);
+  if (const std::string error = parser.finish(); !error.empty())
+    visit(line_number, TdvLineParser::Outcome::kError, tdv_case, error);
+  return {};
+}
+
+}  // namespace
+
+TdvValidation validate_tdv_file(const std::string& path, size_t max_errors) {
+  TdvValidation result;
+  std::vector<TdvError> line_errors;
+  std::vector<uint64_t> hashes;
+  const std::string file_error =
+      for_each_line(path, [&](int line, TdvLineParser::Outcome outcome, const TdvCase& c, const std::string& error) {
+        if (outcome == TdvLineParser::Outcome::kError) {
+          if (line_errors.size() < max_errors) line_errors.push_back({path, line, error});
+          return;
+        }
+        ++result.case_count;
+        hashes.push_back(name_hash(c.name));
+      });
+  if (!file_error.empty()) {
+    result.errors.push_back({path, 0, file_error});
+    return result;
+  }
+  // Names whose hash occurs twice are compared exactly in a second read
+  // (rare: only real duplicates or a 64-bit collision get there).
+  std::vector<uint64_t> sorted = hashes;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<uint64_t> repeated;
+  for (size_t i = 1; i < sorted.size(); ++i)
+    if (sorted[i] == sorted[i - 1] && (repeated.empty() || repeated.back() != sorted[i])) repeated.push_back(sorted[i]);
+  std::vector<TdvError> duplicate_errors;
+  if (!repeated.empty()) {
+    std::unordered_set<std::string> seen;
+    for_each_line(path, [&](int line, TdvLineParser::Outcome outcome, const TdvCase& c, const std::string&) {
+      if (outcome != TdvLineParser::Outcome::kCase) return;
+      if (!std::binary_search(repeated.begin(), repeated.end(), name_hash(c.name))) return;
+      if (!seen.insert(c.name).second && duplicate_errors.size() < max_errors)
+        duplicate_errors.push_back({path, line, fmt::format("duplicate case name '{}'", c.name)});
+    });
+  }
+  std::merge(line_errors.begin(), line_errors.end(), duplicate_errors.begin(), duplicate_errors.end(),
+             std::back_inserter(result.errors),
+             [](const TdvError& a, const TdvError& b) { return a.line < b.line; });
+  if (result.errors.size() > max_errors) result.errors.resize(max_errors);
   return result;
 }
 
 TdvParse read_tdv_file(const std::string& path, size_t max_errors) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    TdvParse result;
-    result.file.path = path;
-    result.errors.push_back({path, 0, "cannot open file"});
-    return result;
+  TdvParse result;
+  result.file.path = path;
+  TdvValidation validation = validate_tdv_file(path, max_errors);
+  result.errors = std::move(validation.errors);
+  if (!result.ok()) return result;
+  result.file.cases.reserve(validation.case_count);
+  TdvReader reader(path);
+  TdvCase tdv_case;
+  while (reader.next(tdv_case)) result.file.cases.push_back(std::move(tdv_case));
+  return result;
+}
+
+TdvReader::TdvReader(const std::string& path) : path_(path) {
+  if (const std::string error = open_for_reading(path, in_); !error.empty())
+    throw std::runtime_error(fmt::format("{}: {}", path, error));
+}
+
+bool TdvReader::next(TdvCase& out) {
+  while (std::getline(in_, line_)) {
+    ++line_number_;
+    std::string error;
+    switch (parser_.feed(line_, line_number_, out, error)) {
+      case TdvLineParser::Outcome::kNothing: continue;
+      case TdvLineParser::Outcome::kCase: return true;
+      case TdvLineParser::Outcome::kError:
+        throw std::runtime_error(fmt::format("{}:{}: {} (the file changed after it was checked?)", path_,
+                                             line_number_, error));
+    }
   }
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return parse_tdv(contents.str(), path, max_errors);
+  if (in_.bad()) throw std::runtime_error(fmt::format("{}: read failed after line {}", path_, line_number_));
+  return false;
 }
 
 std::string format_case(const TdvCase& c) {
@@ -313,9 +441,14 @@ std::string format_case(const TdvCase& c) {
   return line;
 }
 
-std::string format_tdv(const std::vector<TdvCase>& cases, const std::vector<std::string>& comments) {
+std::string format_tdv_header(const std::vector<std::string>& comments) {
   std::string text = "tdv 1\n";
   for (const std::string& comment : comments) text += "# " + comment + "\n";
+  return text;
+}
+
+std::string format_tdv(const std::vector<TdvCase>& cases, const std::vector<std::string>& comments) {
+  std::string text = format_tdv_header(comments);
   for (const TdvCase& c : cases) text += format_case(c) + "\n";
   return text;
 }

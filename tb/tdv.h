@@ -1,10 +1,13 @@
 // tdv.h — reader and writer of the reference-vector format (.tdv v1, see
-// docs/tdv-format.md). A file is read whole and validated before anything
-// runs: every error carries the file name and line number.
+// docs/tdv-format.md). Files are streamed line by line (a file of millions
+// of cases never sits in memory whole): `validate_tdv_file` reads a file
+// once to find every error before anything runs, and `TdvReader` then hands
+// out its cases one at a time. Every error carries the file name and line.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,14 +53,60 @@ struct TdvParse {
   bool ok() const { return errors.empty(); }
 };
 
-// Parses `text`; `path` only names the source in errors. At most
-// `max_errors` errors are collected.
+// One line at a time, in order: the header, comments, blank lines, cases.
+// Knows nothing of where the lines come from (text in memory, a stream).
+class TdvLineParser {
+ public:
+  enum class Outcome { kNothing, kCase, kError };
+  // A UTF-8 byte-order mark before the first line is skipped. After an
+  // error in the header the rest of the file is ignored (kNothing).
+  Outcome feed(std::string_view raw_line, int line_number, TdvCase& out, std::string& error);
+  // At the end of the input: an error if there was no header, else empty.
+  std::string finish() const;
+
+ private:
+  bool seen_header_ = false;
+  bool bad_header_ = false;
+};
+
+// Parses `text` whole, cases kept in memory (tests, fuzzing, small files);
+// `path` only names the source in errors. At most `max_errors` errors.
 TdvParse parse_tdv(std::string_view text, const std::string& path, size_t max_errors = 20);
+// read_tdv_file = validate, then read every case into memory.
 TdvParse read_tdv_file(const std::string& path, size_t max_errors = 20);
+
+// The errors of a file and its number of cases, streaming (memory: 8 bytes
+// per case name, for the duplicate-name check). A directory, an unreadable
+// file or an interrupted read is an error naming the file.
+struct TdvValidation {
+  std::vector<TdvError> errors;  // sorted by line; at most max_errors
+  size_t case_count = 0;
+  bool ok() const { return errors.empty(); }
+};
+TdvValidation validate_tdv_file(const std::string& path, size_t max_errors = 20);
+
+// Streams the cases of a file already validated. next() skips nothing and
+// throws std::runtime_error if the file changed underneath (a line no longer
+// parses).
+class TdvReader {
+ public:
+  explicit TdvReader(const std::string& path);  // throws std::runtime_error naming the file
+  bool next(TdvCase& out);                      // false at the end of the file
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::ifstream in_;
+  std::string line_;
+  int line_number_ = 0;
+  TdvLineParser parser_;
+};
 
 // One case as a single canonical line (lower-case hex, fixed key order).
 std::string format_case(const TdvCase& tdv_case);
-// `tdv 1`, the comment lines (each prefixed with "# "), then the cases.
+// `tdv 1` and the comment lines (each prefixed with "# "): a file's start.
+std::string format_tdv_header(const std::vector<std::string>& comments);
+// The header, then the cases.
 std::string format_tdv(const std::vector<TdvCase>& cases, const std::vector<std::string>& comments);
 
 }  // namespace td::tb

@@ -14,14 +14,16 @@
 
 namespace td::tb {
 
+void fill_expectation(TdvCase& c) {
+  const LaneResult result = ref::intersect(Descriptor::unpack(c.desc), c.lane, c.memory());
+  if (result.written)
+    c.expect = result.dwords;
+  else
+    c.expect.reset();
+}
+
 void fill_expectations(std::vector<TdvCase>& cases) {
-  for (TdvCase& c : cases) {
-    const LaneResult result = ref::intersect(Descriptor::unpack(c.desc), c.lane, c.memory());
-    if (result.written)
-      c.expect = result.dwords;
-    else
-      c.expect.reset();
-  }
+  for (TdvCase& c : cases) fill_expectation(c);
 }
 
 namespace {
@@ -652,25 +654,31 @@ std::vector<TdvCase> edge_vectors() {
   return cases;
 }
 
+RandomVectorStream::RandomVectorStream(uint64_t seed, size_t count) : seed_(seed), count_(count), rng_(seed) {}
+
+bool RandomVectorStream::next(TdvCase& out) {
+  if (index_ == count_) return false;
+  const bool special = rng_.chance(15);
+  const uint32_t roll = rng_.below(100);
+  const Kind kind = roll < 35 ? Kind::kBox32 : roll < 60 ? Kind::kBox16 : Kind::kTriangle;
+  out = random_regular_case(rng_, kind);
+  std::string label = kind == Kind::kBox32 ? "box32" : kind == Kind::kBox16 ? "box16" : "tri";
+  if (special) {
+    const int broken = static_cast<int>(rng_.below(6));
+    break_case(rng_, out, broken);
+    label = kSpecialKinds[broken];
+  }
+  out.name = fmt::format("rand.s{}.{}.{}", seed_, index_, label);
+  fill_expectation(out);
+  ++index_;
+  return true;
+}
+
 std::vector<TdvCase> random_vectors(uint64_t seed, size_t count) {
-  Rng rng(seed);
+  RandomVectorStream stream(seed, count);
   Cases cases;
   cases.reserve(count);
-  for (size_t i = 0; i < count; ++i) {
-    const bool special = rng.chance(15);
-    const uint32_t roll = rng.below(100);
-    const Kind kind = roll < 35 ? Kind::kBox32 : roll < 60 ? Kind::kBox16 : Kind::kTriangle;
-    TdvCase c = random_regular_case(rng, kind);
-    std::string label = kind == Kind::kBox32 ? "box32" : kind == Kind::kBox16 ? "box16" : "tri";
-    if (special) {
-      const int broken = static_cast<int>(rng.below(6));
-      break_case(rng, c, broken);
-      label = kSpecialKinds[broken];
-    }
-    c.name = fmt::format("rand.s{}.{}.{}", seed, i, label);
-    cases.push_back(std::move(c));
-  }
-  fill_expectations(cases);
+  for (TdvCase c; stream.next(c);) cases.push_back(std::move(c));
   return cases;
 }
 

@@ -2,6 +2,9 @@
 // Backed by fixed-size pages found through an open-addressing table (power-
 // of-two size, multiplicative hash: no division on the lookup path, which
 // every node fetch of every engine takes). Unwritten bytes read as zero.
+// The page size is chosen per image: 64 KiB (the console's page) for a BVH
+// that fills memory densely; small pages for the scattered single nodes of
+// reference vectors, where a 64 KiB page per case would be almost all zeros.
 #pragma once
 
 #include <array>
@@ -14,8 +17,12 @@ namespace td {
 
 class MemoryImage {
  public:
-  static constexpr unsigned kPageBits = 16;  // 64 KiB pages: the console's page size
-  static constexpr uint64_t kPageBytes = uint64_t{1} << kPageBits;
+  static constexpr unsigned kDefaultPageBits = 16;  // 64 KiB pages: the console's page size
+  static constexpr unsigned kMinPageBits = 7;       // 128 B: one FP32 box node
+  static constexpr unsigned kMaxPageBits = 16;
+
+  // page_bits in kMinPageBits..kMaxPageBits (std::invalid_argument otherwise).
+  explicit MemoryImage(unsigned page_bits = kDefaultPageBits);
 
   void write(uint64_t address, const uint8_t* data, size_t length);
   void read(uint64_t address, uint8_t* out, size_t length) const;
@@ -27,21 +34,23 @@ class MemoryImage {
 
   void clear();
   size_t page_count() const { return pages_.size(); }
-  size_t resident_bytes() const { return pages_.size() * kPageBytes; }
+  size_t resident_bytes() const { return pages_.size() * page_bytes(); }
+  size_t page_bytes() const { return size_t{1} << page_bits_; }
 
  private:
-  using Page = std::array<uint8_t, kPageBytes>;
   struct Slot {
     uint64_t page_index = 0;
-    Page* page = nullptr;  // nullptr: empty slot
+    uint8_t* page = nullptr;  // nullptr: empty slot
   };
 
-  Page& page_for_write(uint64_t page_index);
-  Page* find_page(uint64_t page_index) const;  // nullptr: never written
+  uint8_t* page_for_write(uint64_t page_index);
+  uint8_t* find_page(uint64_t page_index) const;  // nullptr: never written
   size_t home_slot(uint64_t page_index) const;
   void grow();
 
-  std::vector<std::unique_ptr<Page>> pages_;  // owners
+  unsigned page_bits_;
+  uint64_t offset_mask_;                            // page_bytes() - 1
+  std::vector<std::unique_ptr<uint8_t[]>> pages_;  // owners, zero-filled when made
   std::vector<Slot> table_;                   // size: 0 or a power of two, at most half full
 };
 

@@ -1,6 +1,8 @@
 // output_file.h — an output written to `<path>.tmp.<pid>` and renamed onto
 // `path` only when complete, so a failed or interrupted run never leaves a
-// truncated report, vector file or trace. Every error names the file.
+// truncated report, vector file or trace. Every error names the file the
+// user asked for. The temporary file is registered with model/sim/interrupt
+// so that even a second, immediate signal removes it.
 #pragma once
 
 #include <cstdio>
@@ -32,6 +34,7 @@ class OutputFile {
   std::string path_, temp_path_;
   std::FILE* file_ = nullptr;
   bool failed_ = false;
+  int interrupt_slot_ = -1;
 };
 
 }  // namespace td::sim

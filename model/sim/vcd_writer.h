@@ -5,7 +5,9 @@
 // and only inside the trace window [start_cycle, start_cycle + cycles);
 // the file's time unit is 1 ps and a cycle lasts `period_ps`.
 // The file is written to `<path>.tmp.<pid>` and renamed onto `path` by
-// close(), so an interrupted run leaves no truncated trace. No SystemC.
+// close(); destroyed without close() (an error or an interrupt unwinding the
+// run) it removes the temporary file, so a failed run leaves no truncated
+// trace and an existing file at `path` untouched. No SystemC.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +28,7 @@ class VcdWriter {
 
   // Throws std::runtime_error naming the path when it cannot be created.
   VcdWriter(const std::string& path, uint64_t period_ps, uint64_t start_cycle = 0, uint64_t cycles = kForever);
-  ~VcdWriter();  // closes (renames) if close() was not called; never throws
+  ~VcdWriter();  // without close(): removes the temporary file, keeps nothing
   VcdWriter(const VcdWriter&) = delete;
   VcdWriter& operator=(const VcdWriter&) = delete;
 

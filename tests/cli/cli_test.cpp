@@ -1,77 +1,15 @@
 // End-to-end tests of the tdsim binary: exit codes 0 (pass), 1 (mismatch),
 // 2 (bad input), and the output lines users and scripts rely on.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
+
+#include "tests/cli/cli_runner.h"
 
 namespace {
 
-namespace fs = std::filesystem;
-
-struct RunResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-RunResult run_tdsim(const std::string& arguments) {
-  const std::string command = std::string(TDSIM_BINARY) + " " + arguments + " 2>&1";
-  RunResult result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
-std::string last_line(const std::string& text) {
-  std::string trimmed = text;
-  while (!trimmed.empty() && trimmed.back() == '\n') trimmed.pop_back();
-  const size_t newline = trimmed.rfind('\n');
-  return newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return contents.str();
-}
-
-class Cli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("tdsim_cli_" + std::to_string(getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path write(const std::string& name, const std::string& text) {
-    const fs::path path = dir_ / name;
-    std::ofstream(path) << text;
-    return path;
-  }
-
-  fs::path dir_;
-};
-
-const std::string kConformance = std::string(TDSIM_SOURCE_DIR) + "/tests/vectors/conformance-v1.tdv";
-const std::string kGoodCase =
-    "name=box32.example desc=00000000,80000000,0000003f,89000000 op=bvh ptr=5 "
-    "ray=7f800000,00000000,00000000,00000000,3f800000,00000000,00000000,3f800000,7f800000,7f800000 "
-    "mem=1000000020000000300000004000000000000040000080bf000080bf000040400000803f0000803f0000a040000080bf000080bf0000"
-    "c0400000803f0000803f000040c0000080bf000080bf000000c00000803f0000803f000080bf000080bf000080bf0000803f0000803f"
-    "0000803f00000000000000000000000000000000 ";
+using namespace tdsim_cli;
+using Cli = CliTest;
 
 TEST_F(Cli, ConformanceVectorsPassWithExitZero) {
   const RunResult result = run_tdsim("check " + kConformance + " --engine ref");
@@ -111,7 +49,8 @@ TEST_F(Cli, MalformedFileExitsTwoNamingLineAndRunsNothing) {
 TEST_F(Cli, MissingFileExitsTwo) {
   const RunResult result = run_tdsim("check " + (dir_ / "absent.tdv").string());
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.output.find("absent.tdv: cannot open file"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("absent.tdv: cannot open (No such file or directory)"), std::string::npos)
+      << result.output;
 }
 
 TEST_F(Cli, UnknownEngineAndFlagExitTwo) {
@@ -148,19 +87,20 @@ TEST_F(Cli, GeneratedEdgeVectorsPass) {
 }
 
 TEST_F(Cli, UnwritableOutputExitsTwoAndLeavesNothing) {
-  const fs::path out = dir_ / "no_such_dir" / "x.tdv";
+  write("a_file", "not a folder");
+  const fs::path out = dir_ / "a_file" / "x.tdv";  // its "parent" is a file: it cannot be made
   const RunResult result = run_tdsim("gen-vectors --kind edge -o " + out.string());
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.output.find("no_such_dir"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("--output " + out.string() + ": cannot create directory"), std::string::npos)
+      << result.output;
   EXPECT_FALSE(fs::exists(out));
+  EXPECT_TRUE(temp_files().empty());
 }
 
 TEST_F(Cli, BadCountExitsTwo) {
   EXPECT_EQ(run_tdsim("gen-vectors --kind random --count 0 -o " + (dir_ / "x.tdv").string()).exit_code, 2);
   EXPECT_EQ(run_tdsim("gen-vectors --kind random --seed abc -o " + (dir_ / "x.tdv").string()).exit_code, 2);
 }
-
-const std::string kSmallConfig = std::string(TDSIM_SOURCE_DIR) + "/configs/small.yaml";
 
 TEST_F(Cli, ModelEnginePassesTheConformanceVectors) {
   const RunResult result = run_tdsim("check " + kConformance + " --engine model --config " + kSmallConfig);
@@ -270,7 +210,7 @@ TEST_F(Cli, BadOutputNamesExitTwoBeforeRunning) {
   EXPECT_EQ(stats.exit_code, 2);
   EXPECT_NE(stats.output.find(".json or .csv"), std::string::npos);
   EXPECT_EQ(stats.output.find("box_fp16"), std::string::npos) << "must not run";
-  EXPECT_EQ(run_tdsim("peak --config " + kSmallConfig + " --trace " + (dir_ / "t.fst").string()).exit_code, 2);
+  EXPECT_EQ(run_tdsim("peak --config " + kSmallConfig + " --trace " + (dir_ / "t.txt").string()).exit_code, 2);
 }
 
 }  // namespace

@@ -11,15 +11,18 @@
 namespace td::tb {
 namespace {
 
-void expect_model_passes(const std::string& file, uint32_t lanes_per_wave) {
-  TdvParse parse = read_tdv_file(std::string(TDSIM_SOURCE_DIR) + "/tests/vectors/" + file);
+// chunk_cases: how many cases reach the engine per call (the streaming
+// check); a small chunk runs the one chip through many calls.
+void expect_model_passes(const std::string& file, uint32_t lanes_per_wave, size_t chunk_cases = kCheckChunkCases) {
+  const std::string path = std::string(TDSIM_SOURCE_DIR) + "/tests/vectors/" + file;
+  TdvParse parse = read_tdv_file(path);
   ASSERT_TRUE(parse.ok());
   EngineOptions options;
   options.config_path = std::string(TDSIM_SOURCE_DIR) + "/configs/small.yaml";
   options.lanes_per_wave = lanes_per_wave;
   auto engine = make_engine("model", options);
   std::ostringstream mismatches;
-  const CheckSummary summary = check_files({parse.file}, *engine, mismatches);
+  const CheckSummary summary = check_files({path}, *engine, mismatches, chunk_cases);
   EXPECT_EQ(summary.failed, 0u) << mismatches.str();
   EXPECT_EQ(summary.passed, parse.file.cases.size());
 }
@@ -27,6 +30,7 @@ void expect_model_passes(const std::string& file, uint32_t lanes_per_wave) {
 TEST(ModelCheck, ConformanceVectorsPassInWave64) { expect_model_passes("conformance-v1.tdv", 64); }
 TEST(ModelCheck, ConformanceVectorsPassInWave32) { expect_model_passes("conformance-v1.tdv", 32); }
 TEST(ModelCheck, EdgeVectorsPass) { expect_model_passes("edge-v1.tdv", 64); }
+TEST(ModelCheck, ConformanceVectorsPassInSmallChunks) { expect_model_passes("conformance-v1.tdv", 64, 97); }
 
 }  // namespace
 }  // namespace td::tb

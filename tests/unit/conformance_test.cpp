@@ -20,7 +20,7 @@ void expect_file_passes(const std::string& name) {
   auto engine = make_engine("ref");
   ASSERT_NE(engine, nullptr);
   std::ostringstream mismatches;
-  const CheckSummary summary = check_files({parse.file}, *engine, mismatches);
+  const CheckSummary summary = check_files({path}, *engine, mismatches);
   EXPECT_EQ(summary.failed, 0u) << mismatches.str();
   EXPECT_EQ(summary.passed, parse.file.cases.size());
 }

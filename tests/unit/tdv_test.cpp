@@ -2,6 +2,8 @@
 // errors that name the line.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "tb/tdv.h"
@@ -156,7 +158,77 @@ TEST(Tdv, CollectsOneErrorPerBadLineUpToTheLimit) {
 TEST(Tdv, MissingFileIsAnErrorNamingIt) {
   const TdvParse result = read_tdv_file("/nonexistent/x.tdv");
   ASSERT_EQ(result.errors.size(), 1u);
-  EXPECT_EQ(result.errors[0].to_string(), "/nonexistent/x.tdv: cannot open file");
+  EXPECT_EQ(result.errors[0].to_string(), "/nonexistent/x.tdv: cannot open (No such file or directory)");
+}
+
+// A file in a fresh temporary directory, removed with it.
+class TdvFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("tdsim-tdv-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(TdvFileTest, ADirectoryIsNamedAsOne) {
+  const TdvValidation result = validate_tdv_file(dir_.string());
+  ASSERT_EQ(result.errors.size(), 1u);
+  EXPECT_EQ(result.errors[0].to_string(), dir_.string() + ": is a directory, not a .tdv file");
+}
+
+TEST_F(TdvFileTest, AUtf8ByteOrderMarkIsSkipped) {
+  const std::string path = write("bom.tdv", "\xef\xbb\xbf" + kHeader + case_line());
+  const TdvValidation result = validate_tdv_file(path);
+  EXPECT_TRUE(result.ok()) << result.errors.front().to_string();
+  EXPECT_EQ(result.case_count, 1u);
+  EXPECT_TRUE(parse("\xef\xbb\xbf" + kHeader + case_line()).ok());
+  // Only at the very start: elsewhere it is a stray field.
+  EXPECT_FALSE(parse(kHeader + "\xef\xbb\xbf" + case_line()).ok());
+}
+
+TEST_F(TdvFileTest, StreamingFindsDuplicatesInLineOrderAmongOtherErrors) {
+  const std::string text = kHeader + case_line("", "a") + "junk\n" + case_line("", "b") + case_line("", "a") +
+                           case_line("", "b") + "junk\n";
+  const std::string path = write("dup.tdv", text);
+  const TdvValidation streamed = validate_tdv_file(path);
+  const TdvParse in_memory = parse(text);
+  ASSERT_EQ(streamed.errors.size(), 4u);
+  ASSERT_EQ(in_memory.errors.size(), 4u);
+  const int lines[] = {3, 5, 6, 7};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(streamed.errors[i].line, lines[i]);
+    EXPECT_EQ(streamed.errors[i].to_string(), in_memory.errors[i].to_string().replace(0, 5, path));
+  }
+  EXPECT_EQ(streamed.errors[1].message, "duplicate case name 'a'");
+}
+
+TEST_F(TdvFileTest, ReaderStreamsTheSameCasesAsTheWholeFileParser) {
+  std::string text = kHeader + "# comment\n";
+  for (int i = 0; i < 100; ++i) text += case_line("", "c" + std::to_string(i));
+  const std::string path = write("many.tdv", text);
+  const TdvValidation validation = validate_tdv_file(path);
+  ASSERT_TRUE(validation.ok());
+  EXPECT_EQ(validation.case_count, 100u);
+  const TdvParse whole = parse(text);
+  TdvReader reader(path);
+  TdvCase c;
+  size_t n = 0;
+  while (reader.next(c)) {
+    ASSERT_LT(n, whole.file.cases.size());
+    EXPECT_EQ(format_case(c), format_case(whole.file.cases[n]));
+    EXPECT_EQ(c.line, whole.file.cases[n].line);
+    ++n;
+  }
+  EXPECT_EQ(n, 100u);
 }
 
 TEST(Tdv, MemoryIsPlacedAtTheNodeAddress) {

@@ -135,6 +135,7 @@ TEST_F(VcdWriterTest, IdentifierCodesArePrintableAndUnique) {
   {
     VcdWriter vcd(file, 1);
     for (int i = 0; i < 9000; ++i) vcd.add("s.n" + std::to_string(i), 1);  // past 94 and 94*94 codes
+    vcd.close();
   }
   std::istringstream lines(read_text(file));
   std::set<std::string> codes;
@@ -193,11 +194,22 @@ TEST_F(VcdWriterTest, CloseRenamesTheTemporaryFileIntoPlace) {
     EXPECT_TRUE(fs::exists(file));
     EXPECT_NO_THROW(vcd.close());  // a second close does nothing
   }
-  const std::string by_destructor = path("d.vcd");
-  { VcdWriter vcd(by_destructor, 1); }
-  EXPECT_TRUE(fs::exists(by_destructor));
-  EXPECT_FALSE(fs::exists(by_destructor + ".tmp." + std::to_string(getpid())));
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 2);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+}
+
+TEST_F(VcdWriterTest, DestroyedWithoutCloseKeepsNothingAndLeavesAnOldFileAlone) {
+  const std::string fresh = path("d.vcd");
+  { VcdWriter vcd(fresh, 1); }  // a run unwinding on an error or interrupt
+  EXPECT_FALSE(fs::exists(fresh));
+  EXPECT_FALSE(fs::exists(fresh + ".tmp." + std::to_string(getpid())));
+  const std::string old = path("old.vcd");
+  { std::ofstream(old) << "previous trace"; }
+  {
+    VcdWriter vcd(old, 1);
+    vcd.set(vcd.add("x", 1), 1, 0);
+  }
+  EXPECT_EQ(read_text(old), "previous trace");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
 }
 
 TEST_F(VcdWriterTest, UncreatablePathThrowsNamingIt) {
@@ -246,7 +258,11 @@ TEST_F(VcdWindowTest, FirstChangeAfterTheWindowStartKeepsDumpvarsAtTheStart) {
 
 TEST_F(VcdWindowTest, TraceWithoutSamplesInTheWindowIsStillComplete) {
   const std::string never = path("never.vcd");
-  { VcdWriter vcd(never, 10, 7); vcd.add("x", 1); }
+  {
+    VcdWriter vcd(never, 10, 7);
+    vcd.add("x", 1);
+    vcd.close();
+  }
   EXPECT_EQ(body_of(read_text(never)), "#70\n$dumpvars\n0!\n$end\n");
 
   const std::string early = path("early.vcd");
@@ -254,11 +270,16 @@ TEST_F(VcdWindowTest, TraceWithoutSamplesInTheWindowIsStillComplete) {
     VcdWriter vcd(early, 10, 100, 50);
     const auto x = vcd.add("x", 1);
     for (uint64_t cycle = 0; cycle < 20; ++cycle) vcd.set(x, cycle % 2, cycle);  // stops before the window
+    vcd.close();
   }
   EXPECT_EQ(body_of(read_text(early)), "#1000\n$dumpvars\n1!\n$end\n");
 
   const std::string empty = path("empty.vcd");
-  { VcdWriter vcd(empty, 10, 0, 0); vcd.set(vcd.add("x", 1), 1, 0); }
+  {
+    VcdWriter vcd(empty, 10, 0, 0);
+    vcd.set(vcd.add("x", 1), 1, 0);
+    vcd.close();
+  }
   EXPECT_EQ(body_of(read_text(empty)), "#0\n$dumpvars\n0!\n$end\n");
 }
 
@@ -268,6 +289,7 @@ TEST_F(VcdWindowTest, NothingIsWrittenAfterTheWindow) {
     VcdWriter vcd(file, 1000, 0, 10);
     const auto x = vcd.add("x", 32);
     for (uint64_t cycle = 0; cycle < 100000; ++cycle) vcd.set(x, cycle & 0xffffffffu, cycle);
+    vcd.close();
   }
   const std::string body = body_of(read_text(file));
   EXPECT_NE(body.find("#9000\nb1001 !\n#10000\n"), std::string::npos) << body;

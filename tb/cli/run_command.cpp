@@ -1,0 +1,193 @@
+#include "tb/cli/run_command.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "model/chip/config.h"
+#include "model/sim/interrupt.h"
+#include "tb/atomic_file.h"
+#include "tb/cli/output_paths.h"
+#include "tb/cli/unsigned_option.h"
+#include "tb/report/trace_picture.h"
+#include "tb/run/hit_sink.h"
+#include "tb/run/run_report.h"
+#include "tb/run/trace_engine.h"
+#include "tb/run/workload.h"
+
+namespace td::tb {
+
+namespace {
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+void refuse_if_given(const CLI::App* command, const std::string& flag, const std::string& reason) {
+  if (command->count(flag) > 0) throw std::invalid_argument(fmt::format("{} has no effect {}", flag, reason));
+}
+
+// A one-line bar on stderr, redrawn at most ten times a second; only when
+// both stdout and stderr are terminals (never in logs or pipes).
+class ProgressBar {
+ public:
+  explicit ProgressBar(uint64_t total) : total_(total), enabled_(isatty(STDOUT_FILENO) && isatty(STDERR_FILENO)) {}
+  void update(uint64_t done) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (done != total_ && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    if (total_ == 0) {
+      std::cerr << fmt::format("\r  {} rays", done) << std::flush;
+      return;
+    }
+    const int width = 40;
+    const int filled = static_cast<int>(width * done / total_);
+    std::cerr << fmt::format("\r  [{}{}] {:>5.1f}%  {}/{} rays", std::string(filled, '#'),
+                             std::string(width - filled, '.'), 100.0 * done / total_, done, total_)
+              << std::flush;
+  }
+  ~ProgressBar() {
+    if (enabled_) std::cerr << "\r" << std::string(79, ' ') << "\r" << std::flush;
+  }
+
+ private:
+  uint64_t total_;
+  bool enabled_;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+}  // namespace
+
+CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::string& default_config) {
+  options.config = default_config;
+  CLI::App* run = app.add_subcommand(
+      "run", "Trace a scene through the chip: rays/s, box and triangle tests/s against peak, stalls, cache hit rates");
+  run->add_option("--config", options.config, "Chip configuration (YAML)")->capture_default_str();
+  run->add_option("--scene", options.scene, "'default' (built-in, 114 k triangles) or a mesh file (OBJ, PLY, OFF, glTF, ...)")
+      ->capture_default_str();
+  run->add_option("--rays", options.rays, "primary, shadow, ao or diffuse (secondary rays start at the primary hits)")
+      ->check(CLI::IsMember({"primary", "shadow", "ao", "diffuse"}))
+      ->capture_default_str();
+  run->add_option("--rays-in", options.rays_in, "Trace the rays of a CSV file (header ox,oy,oz,dx,dy,dz,tmax)")
+      ->excludes("--rays");
+  run->add_option("--width", options.width, "Camera frame width in pixels")
+      ->check(unsigned_in(1, 16384))
+      ->capture_default_str();
+  run->add_option("--height", options.height, "Camera frame height in pixels")
+      ->check(unsigned_in(1, 16384))
+      ->capture_default_str();
+  run->add_option("--ao-rays", options.ao_rays, "Ambient-occlusion rays per primary hit (--rays ao)")
+      ->check(unsigned_in(1, 64))
+      ->capture_default_str();
+  run->add_option("--engine", options.engine, "functional (golden reference, no time) or model (the SystemC chip)")
+      ->check(CLI::IsMember({"functional", "model"}))
+      ->capture_default_str();
+  run->add_option("-j,--threads", options.threads, "Threads of the functional engine (default: all cores)")
+      ->check(unsigned_in(1, 1024));
+  run->add_option("--seed", options.seed, "Seed of the random rays (ao, diffuse)")
+      ->check(unsigned_in(0, UINT64_MAX))
+      ->capture_default_str();
+  run->add_option("--hits-out", options.hits_out, "Write every ray's hit to FILE.csv: ray,hit,t,prim,u,v");
+  run->add_option("--report", options.report, "Write the report to FILE.json or FILE.csv");
+  run->add_option("--image", options.image, "Write FILE.png: shaded hits beside a heat map of tests per pixel (primary rays)");
+  run->add_option("--stats", options.stats, "Write every statistic to FILE (.json or .csv); repeatable (engine model)");
+  return run;
+}
+
+int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
+  const auto setup_start = std::chrono::steady_clock::now();
+  // Flags that would do nothing, then names, then the config: before any work.
+  const bool functional = options.engine == "functional";
+  if (functional) refuse_if_given(command, "--stats", "with --engine functional (no timing); use --engine model");
+  if (!functional) refuse_if_given(command, "--threads", "with --engine model (the chip is simulated on one thread)");
+  if (options.rays != "ao") refuse_if_given(command, "--ao-rays", "without --rays ao");
+  if (options.rays != "primary" || !options.rays_in.empty())
+    refuse_if_given(command, "--image", "without primary rays (the picture is of the camera frame)");
+  if (!options.rays_in.empty()) {
+    refuse_if_given(command, "--width", "with --rays-in (the rays come from the file)");
+    refuse_if_given(command, "--height", "with --rays-in (the rays come from the file)");
+  }
+  if (!options.report.empty() && !ends_with(options.report, ".json") && !ends_with(options.report, ".csv"))
+    throw std::invalid_argument(fmt::format("--report {}: the file name must end in .json or .csv", options.report));
+  if (!options.image.empty() && !ends_with(options.image, ".png"))
+    throw std::invalid_argument(fmt::format("--image {}: the file name must end in .png", options.image));
+  for (const std::string& path : options.stats)
+    if (!ends_with(path, ".json") && !ends_with(path, ".csv"))
+      throw std::invalid_argument(fmt::format("--stats {}: the file name must end in .json or .csv", path));
+  if (!functional)
+    throw std::invalid_argument("--engine model: the traversal shader on the timing model is not built yet; "
+                                "use --engine functional");
+  const cfg::Config config = cfg::load_config(options.config);
+  OutputPaths outputs;
+  outputs.add("--hits-out", options.hits_out);
+  outputs.add("--report", options.report);
+  outputs.add("--image", options.image);
+  for (const std::string& path : options.stats) outputs.add("--stats", path);
+  outputs.prepare();
+
+  run::WorkloadSpec spec;
+  spec.scene = options.scene;
+  if (!options.rays_in.empty()) {
+    spec.rays = run::RayKind::kFile;
+    spec.rays_file = options.rays_in;
+  } else {
+    spec.rays = *run::parse_ray_kind(options.rays);
+  }
+  spec.width = options.width;
+  spec.height = options.height;
+  spec.ao_rays_per_hit = options.ao_rays;
+  spec.seed = options.seed;
+  const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  spec.threads = threads;
+  traversal::TraversalOptions traversal_options;
+  run::Workload workload = run::make_workload(spec, traversal_options);
+  traversal_options.mode = workload.mode;
+
+  run::HitSink sink;
+  if (!options.hits_out.empty()) sink.write_hits_to(options.hits_out);
+  if (workload.primary_frame) sink.keep_pixels(workload.mesh, options.width, options.height);
+  ProgressBar progress(workload.rays->count());
+  sink.on_ray([&](const run::TracedRay& traced) { progress.update(traced.index + 1); });
+
+  run::RunReport report;
+  report.chip_name = config.chip.name;
+  report.config_source = config.source;
+  report.tds = config.td_count();
+  report.clock_mhz = config.chip.clock_mhz;
+  report.scene_name = workload.mesh.name;
+  report.triangles = workload.mesh.triangle_count();
+  report.bvh = workload.bvh.report;
+  report.workload = workload.description;
+  report.setup_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+
+  const auto trace_start = std::chrono::steady_clock::now();
+  std::unique_ptr<run::TraceEngine> engine = std::make_unique<run::FunctionalEngine>(threads);
+  report.engine = engine->name();
+  report.threads = threads;
+  try {
+    engine->trace(workload.bvh, *workload.rays, traversal_options, sink);
+  } catch (const sim::Interrupted&) {
+    report.partial = true;
+  }
+  report.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - trace_start).count();
+  report.totals = sink.totals();
+  std::cout << run::format_run_report(report);
+  if (report.partial) return sim::interrupt_exit_code();  // outputs of an unfinished run are not written
+
+  sink.commit();
+  if (!options.report.empty())
+    write_file_atomically(options.report, ends_with(options.report, ".json") ? run::run_report_json(report)
+                                                                             : run::run_report_csv(report));
+  if (!options.image.empty())
+    write_file_atomically(options.image, report::encode_png(report::render_trace_picture(
+                                             sink.width(), sink.height(), sink.pixels())));
+  return report.totals.faults == 0 ? 0 : 1;
+}
+
+}  // namespace td::tb

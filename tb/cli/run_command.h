@@ -1,0 +1,34 @@
+// run_command.h — `tdsim run`: a scene traced through an engine, with its
+// report, hits, picture, statistics and waves.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace td::tb {
+
+struct RunCommandOptions {
+  std::string config;
+  std::string scene = "default";
+  std::string rays = "primary";
+  std::string rays_in;
+  uint32_t width = 640, height = 360;
+  uint32_t ao_rays = 4;
+  std::string engine = "model";
+  unsigned threads = 0;  // 0: all cores
+  uint64_t seed = 1;
+  std::string hits_out, report, image;
+  std::vector<std::string> stats;
+};
+
+// Declares the command and its flags on `app`; returns it.
+CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::string& default_config);
+
+// Runs it (after parsing). Returns the exit code; throws for bad input
+// (std::invalid_argument, cfg::ConfigError, scene::SceneError: exit 2).
+int run_run_command(const CLI::App* command, const RunCommandOptions& options);
+
+}  // namespace td::tb

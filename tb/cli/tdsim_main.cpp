@@ -1,0 +1,391 @@
+// tdsim — command-line front end. Exit codes: 0 success, 1 a check failed,
+// 2 bad input (flag, config, vector file) with an error naming it, 128+N on
+// signal N (130 for SIGINT, 143 for SIGTERM).
+//
+// Every command follows the same order: parse flags; refuse combinations in
+// which a flag would have no effect; read and validate every input; prepare
+// every output (parent directories made, writability proved, no two flags
+// naming one file); only then run. So bad input costs nothing, and a run is
+// never lost to an output it cannot write.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/chip/config.h"
+#include "model/sim/debug.h"
+#include "model/sim/interrupt.h"
+#include "model/sim/output_file.h"
+#include "model/sim/stats.h"
+#include "tb/atomic_file.h"
+#include "tb/check.h"
+#include "tb/cli/output_paths.h"
+#include "tb/cli/run_command.h"
+#include "tb/cli/trace_output.h"
+#include "tb/cli/unsigned_option.h"
+#include "tb/engine.h"
+#include "tb/microbench.h"
+#include "tb/tdv.h"
+#include "tb/vector_gen.h"
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitCheckFailed = 1;
+constexpr int kExitBadInput = 2;
+
+#ifndef TDSIM_DEFAULT_CONFIG
+#define TDSIM_DEFAULT_CONFIG "configs/xbox_series_x.yaml"
+#endif
+#ifndef TDSIM_VERSION
+#define TDSIM_VERSION "unknown"
+#endif
+
+// A flag combination that cannot mean what the user wants: exit 2.
+class UsageError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+bool given(const CLI::App* command, const std::string& flag) { return command->count(flag) > 0; }
+
+// The one rule for flags that would do nothing: refuse them, saying why.
+void refuse_if_given(const CLI::App* command, const std::string& flag, const std::string& reason) {
+  if (given(command, flag)) throw UsageError(fmt::format("{} has no effect {}", flag, reason));
+}
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// --stats FILE.json|FILE.csv (repeatable), shared by the commands with timing.
+void check_stats_names(const std::vector<std::string>& stats) {
+  for (const std::string& path : stats)
+    if (!ends_with(path, ".json") && !ends_with(path, ".csv"))
+      throw UsageError(fmt::format("--stats {}: the file name must end in .json or .csv", path));
+}
+
+void write_stats(const std::vector<std::string>& paths, const td::sim::StatsRegistry& stats) {
+  for (const std::string& path : paths)
+    td::tb::write_file_atomically(path, ends_with(path, ".json") ? stats.to_json() : stats.to_csv());
+}
+
+// ---- check ----------------------------------------------------------------
+
+struct CheckOptions {
+  std::vector<std::string> files;
+  std::string engine = "ref";
+  td::tb::EngineOptions engine_options{TDSIM_DEFAULT_CONFIG, 64};
+  std::vector<std::string> stats;
+};
+
+int run_check(const CLI::App* command, const CheckOptions& options) {
+  if (options.engine == "ref") {
+    const std::string why = "with --engine ref (the golden reference has no chip, no timing); use --engine model";
+    for (const char* flag : {"--config", "--lanes-per-wave", "--stats", "--debug"}) refuse_if_given(command, flag, why);
+  }
+  check_stats_names(options.stats);
+  // Read and validate everything first: a malformed file runs nothing.
+  bool malformed = false;
+  for (const std::string& path : options.files) {
+    const td::tb::TdvValidation validation = td::tb::validate_tdv_file(path);
+    for (const td::tb::TdvError& error : validation.errors) std::cerr << "error: " << error.to_string() << "\n";
+    malformed = malformed || !validation.ok();
+  }
+  if (malformed) return kExitBadInput;
+  td::tb::OutputPaths outputs;
+  for (const std::string& path : options.stats) outputs.add("--stats", path);
+  outputs.prepare();
+
+  auto engine = td::tb::make_engine(options.engine, options.engine_options);
+  const td::tb::CheckSummary summary = td::tb::check_files(options.files, *engine, std::cout);
+  if (summary.interrupted) {
+    std::cout << fmt::format("{} passed, {} failed (partial: interrupted)\n", summary.passed, summary.failed);
+    return td::sim::interrupt_exit_code();
+  }
+  if (engine->stats()) write_stats(options.stats, *engine->stats());
+  std::cout << fmt::format("{} passed, {} failed\n", summary.passed, summary.failed);
+  return summary.failed == 0 ? kExitOk : kExitCheckFailed;
+}
+
+// ---- peak -----------------------------------------------------------------
+
+struct TraceOptions {
+  std::string path;  // .vcd or .fst
+  uint64_t start = 0;
+  std::string cycles;  // "all" or N; empty: the default window
+};
+
+void add_trace_options(CLI::App* command, TraceOptions& trace) {
+  command->add_option("--trace", trace.path,
+                      "Write a waveform of the TD pipelines to FILE.vcd, or FILE.fst (compressed, via GTKWave's vcd2fst)");
+  command->add_option("--trace-start", trace.start, "First traced cycle")
+      ->check(td::tb::unsigned_in(0, UINT64_MAX / 1000000))  // stays within VCD picoseconds at any clock
+      ->capture_default_str();
+  command->add_option("--trace-cycles", trace.cycles,
+                      fmt::format("Cycles to trace: N or 'all' (default {})", td::tb::kDefaultTraceCycles));
+}
+
+void check_trace_options(const CLI::App* command, const TraceOptions& trace) {
+  if (trace.path.empty()) {
+    refuse_if_given(command, "--trace-start", "without --trace");
+    refuse_if_given(command, "--trace-cycles", "without --trace");
+    return;
+  }
+  td::tb::check_trace_path(trace.path);
+  if (!trace.cycles.empty()) td::tb::parse_trace_cycles(trace.cycles);
+}
+
+struct PeakOptions {
+  std::string config = TDSIM_DEFAULT_CONFIG;
+  td::tb::MicrobenchOptions bench;
+  std::string json;
+  std::vector<std::string> stats;
+  TraceOptions trace;
+};
+
+int run_peak(const CLI::App* command, const PeakOptions& options) {
+  if (!options.bench.bandwidth) refuse_if_given(command, "--bandwidth-waves", "with --no-bandwidth");
+  check_stats_names(options.stats);
+  check_trace_options(command, options.trace);
+  const td::cfg::Config config = td::cfg::load_config(options.config);
+  td::tb::OutputPaths outputs;
+  outputs.add("--json", options.json);
+  for (const std::string& path : options.stats) outputs.add("--stats", path);
+  outputs.add("--trace", options.trace.path);
+  outputs.prepare();
+
+  td::sim::StatsRegistry stats;
+  std::unique_ptr<td::tb::TraceOutput> trace;
+  if (!options.trace.path.empty()) {
+    const uint64_t cycles = options.trace.cycles.empty() ? td::tb::kDefaultTraceCycles
+                                                         : td::tb::parse_trace_cycles(options.trace.cycles);
+    trace = std::make_unique<td::tb::TraceOutput>(options.trace.path, config.period_ps(), options.trace.start, cycles);
+    std::cerr << fmt::format("trace: {} to {} (--trace-start, --trace-cycles N|all to change)\n",
+                             trace->window_text(), options.trace.path);
+  }
+  const td::tb::MicrobenchReport report =
+      td::tb::run_microbenchmarks(config, options.bench, stats, trace ? &trace->vcd() : nullptr);
+  std::cout << td::tb::format_report(report);
+  if (report.partial) return td::sim::interrupt_exit_code();  // outputs of an unfinished run are not written
+  if (trace) trace->close();
+  if (!options.json.empty()) td::tb::write_file_atomically(options.json, td::tb::report_json(report));
+  write_stats(options.stats, stats);
+  return report.mismatches == 0 ? kExitOk : kExitCheckFailed;
+}
+
+// ---- bench ----------------------------------------------------------------
+
+struct BenchOptions {
+  std::string config = TDSIM_DEFAULT_CONFIG;
+  bool single_td = false;
+  bool scoreboard = true;
+  uint32_t waves_per_td = 256;
+  std::string json;
+};
+
+int run_bench(const BenchOptions& options) {
+  td::cfg::Config config = td::cfg::load_config(options.config);
+  td::tb::OutputPaths outputs;
+  outputs.add("--json", options.json);
+  outputs.prepare();
+  if (options.single_td) {
+    config.chip.wgps = config.chip.tds_per_wgp = config.chip.shader_arrays = 1;
+    config.chip.name += " (one TD)";
+  }
+  const td::tb::SpeedReport report = td::tb::run_speed_benchmark(config, options.waves_per_td, options.scoreboard);
+  std::cout << td::tb::format_speed_report(report);
+  if (!options.json.empty()) td::tb::write_file_atomically(options.json, td::tb::speed_report_json(report));
+  return kExitOk;
+}
+
+// ---- gen-vectors ----------------------------------------------------------
+
+struct GenOptions {
+  std::string kind;
+  uint64_t seed = 1;
+  size_t count = 1000;
+  std::string output;
+};
+
+int run_gen_vectors(const CLI::App* command, const GenOptions& options) {
+  if (options.kind == "edge") {
+    const std::string why = "with --kind edge (the edge set is fixed: one case per rule)";
+    refuse_if_given(command, "--seed", why);
+    refuse_if_given(command, "--count", why);
+  }
+  td::tb::OutputPaths outputs;
+  outputs.add("--output", options.output);
+  outputs.prepare();
+  const std::vector<std::string> comments{
+      options.kind == "edge"
+          ? std::string("tdsim gen-vectors --kind edge: one case per rule of contract v1 and its boundaries")
+          : fmt::format("tdsim gen-vectors --kind random --seed {} --count {}", options.seed, options.count),
+      "expectations from tdsim's golden reference (model/ref)"};
+  // Written as made, through a temporary file: millions of cases never sit
+  // in memory, and an interrupted run leaves nothing.
+  td::sim::OutputFile file(options.output);
+  std::string text = td::tb::format_tdv_header(comments);
+  size_t written = 0;
+  const auto add = [&](const td::tb::TdvCase& c) {
+    text += td::tb::format_case(c);
+    text += '\n';
+    ++written;
+    if (text.size() < (size_t{1} << 20)) return;
+    td::sim::throw_if_interrupted();
+    file.write(text);
+    text.clear();
+  };
+  if (options.kind == "edge") {
+    for (const td::tb::TdvCase& c : td::tb::edge_vectors()) add(c);
+  } else {
+    td::tb::RandomVectorStream stream(options.seed, options.count);
+    for (td::tb::TdvCase c; stream.next(c);) add(c);
+  }
+  file.write(text);
+  file.commit();
+  std::cerr << fmt::format("wrote {} cases to {}\n", written, options.output);
+  return kExitOk;
+}
+
+// `--debug td,mem`: named debug lines on stderr (see model/sim/debug.h).
+void add_debug_option(CLI::App* command) {
+  command->add_option_function<std::string>(
+      "--debug",
+      [](const std::string& names) {
+        const std::string unknown = td::sim::enable_debug(names);
+        if (!unknown.empty())
+          throw CLI::ValidationError("--debug", fmt::format("unknown category '{}' (known: {})", unknown,
+                                                            td::sim::debug_category_names()));
+      },
+      fmt::format("Print debug lines of the named parts on stderr: {}", td::sim::debug_category_names()));
+}
+
+std::string subcommand_list(const std::vector<CLI::App*>& commands) {
+  std::string names;
+  for (const CLI::App* command : commands) names += (names.empty() ? "" : ", ") + command->get_name();
+  return names;
+}
+
+const CLI::App* find_command(const std::vector<CLI::App*>& commands, const std::string& name) {
+  for (const CLI::App* command : commands)
+    if (command->get_name() == name) return command;
+  return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);  // keep stdout to our own output
+  td::sim::install_interrupt_handlers();
+  CLI::App app{"tdsim: cycle-level model of the RDNA2 TD ray-intersection hardware"};
+  app.set_version_flag("--version", std::string("tdsim ") + TDSIM_VERSION);
+  app.require_subcommand(1);
+
+  CheckOptions check;
+  CLI::App* check_cmd = app.add_subcommand(
+      "check", "Run reference-vector files through an engine; one line per mismatch, then 'N passed, M failed'");
+  check_cmd->add_option("files", check.files, "Vector files (.tdv)")->required();
+  check_cmd->add_option("--engine", check.engine, "Engine to check: ref (golden reference) or model (SystemC timing model)")
+      ->check(CLI::IsMember(td::tb::engine_names()))
+      ->capture_default_str();
+  check_cmd->add_option("--config", check.engine_options.config_path, "Chip configuration (engine model)")
+      ->capture_default_str();
+  check_cmd->add_option("--lanes-per-wave", check.engine_options.lanes_per_wave,
+                        "Lanes per wave instruction: 32 or 64 (engine model)")
+      ->check(CLI::IsMember({32u, 64u}))
+      ->capture_default_str();
+  check_cmd->add_option("--stats", check.stats, "Write the timing model's statistics to FILE (.json or .csv); repeatable");
+  add_debug_option(check_cmd);
+
+  PeakOptions peak;
+  CLI::App* peak_cmd = app.add_subcommand(
+      "peak", "Microbenchmarks on the timing model: peak box/triangle rates, latency per level, bandwidth limits");
+  peak_cmd->add_option("--config", peak.config, "Chip configuration (YAML)")->capture_default_str();
+  peak_cmd->add_option("--json", peak.json, "Write the measured figures to FILE as JSON");
+  peak_cmd->add_option("--waves", peak.bench.waves_per_td, "Measured wave64 instructions per TD in each peak phase")
+      ->check(td::tb::unsigned_in(1, 1000000))
+      ->capture_default_str();
+  peak_cmd->add_option("--bandwidth-waves", peak.bench.bandwidth_waves_per_td,
+                       "Measured wave64 instructions per TD per bandwidth point")
+      ->check(td::tb::unsigned_in(1, 1000000))
+      ->capture_default_str();
+  peak_cmd->add_option("--seed", peak.bench.seed, "Seed of rays and nodes")
+      ->check(td::tb::unsigned_in(0, UINT64_MAX))
+      ->capture_default_str();
+  peak_cmd->add_flag("!--no-latency", peak.bench.latency, "Skip the latency microbenchmark");
+  peak_cmd->add_flag("!--no-bandwidth", peak.bench.bandwidth, "Skip the bandwidth microbenchmarks");
+  peak_cmd->add_option("--stats", peak.stats, "Write every statistic to FILE (.json or .csv); repeatable");
+  add_trace_options(peak_cmd, peak.trace);
+  add_debug_option(peak_cmd);
+
+  BenchOptions bench;
+  CLI::App* bench_cmd = app.add_subcommand(
+      "bench", "Simulation speed: the timing model on the peak microbenchmark vs the reference on the same lanes");
+  bench_cmd->add_option("--config", bench.config, "Chip configuration (YAML)")->capture_default_str();
+  bench_cmd->add_flag("--single-td", bench.single_td, "Simulate one TD (1 WGP x 1 TD) of that configuration");
+  bench_cmd->add_flag("!--no-scoreboard", bench.scoreboard, "Do not check lanes against the reference while timing");
+  bench_cmd->add_option("--waves", bench.waves_per_td, "Wave64 instructions per TD in each phase")
+      ->check(td::tb::unsigned_in(1, 1000000))
+      ->capture_default_str();
+  bench_cmd->add_option("--json", bench.json, "Write the figures to FILE as JSON");
+
+  GenOptions gen;
+  CLI::App* gen_cmd =
+      app.add_subcommand("gen-vectors", "Write reference vectors with expectations from the golden reference");
+  gen_cmd->add_option("--kind", gen.kind, "edge: one case per contract rule; random: seeded random cases")
+      ->required()
+      ->check(CLI::IsMember({"edge", "random"}));
+  gen_cmd->add_option("--seed", gen.seed, "Random seed (kind random)")
+      ->check(td::tb::unsigned_in(0, UINT64_MAX))
+      ->capture_default_str();
+  gen_cmd->add_option("--count", gen.count, "Number of cases (kind random)")
+      ->check(td::tb::unsigned_in(1, 10000000))
+      ->capture_default_str();
+  gen_cmd->add_option("-o,--output", gen.output, "Output .tdv file")->required();
+
+  td::tb::RunCommandOptions run;
+  CLI::App* run_cmd = td::tb::add_run_command(app, run, TDSIM_DEFAULT_CONFIG);
+
+  // `tdsim help [COMMAND]` prints help; an unknown command is named.
+  const std::vector<CLI::App*> commands{run_cmd, check_cmd, peak_cmd, bench_cmd, gen_cmd};
+  if (argc >= 2 && argv[1][0] != '-' && !find_command(commands, argv[1])) {
+    const std::string first = argv[1];
+    if (first == "help") {
+      const CLI::App* topic = argc >= 3 ? find_command(commands, argv[2]) : nullptr;
+      std::cout << (topic ? topic->help() : app.help());
+      return kExitOk;
+    }
+    std::cerr << fmt::format("error: unknown command '{}' (commands: {}; tdsim --help for more)\n", first,
+                             subcommand_list(commands));
+    return kExitBadInput;
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);
+    return code == 0 ? kExitOk : kExitBadInput;
+  }
+
+  try {
+    if (*run_cmd) return td::tb::run_run_command(run_cmd, run);
+    if (*check_cmd) return run_check(check_cmd, check);
+    if (*gen_cmd) return run_gen_vectors(gen_cmd, gen);
+    if (*peak_cmd) return run_peak(peak_cmd, peak);
+    if (*bench_cmd) return run_bench(bench);
+  } catch (const td::sim::Interrupted&) {
+    std::cerr << "tdsim: interrupted; nothing written\n";
+    return td::sim::interrupt_exit_code();
+  } catch (const std::exception& error) {
+    if (td::sim::interrupted()) return td::sim::interrupt_exit_code();
+    std::cerr << "error: " << error.what() << "\n";
+    return kExitBadInput;
+  }
+  return kExitBadInput;
+}

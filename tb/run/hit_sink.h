@@ -1,0 +1,71 @@
+// hit_sink.h — where traced rays go: every engine hands each finished ray
+// here (in any order: a timing model finishes waves out of order), and the
+// sink puts them back in ray order for what needs order — the hits CSV, the
+// per-pixel picture, a caller's callback — holding only the rays that
+// arrived ahead of an unfinished one. It also adds up the traversal totals.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/sim/output_file.h"
+#include "tb/report/trace_picture.h"
+#include "tb/scene/mesh.h"
+#include "tb/scene/scene_ray.h"
+#include "tb/traversal/functional_trace.h"
+#include "tb/traversal/ray_traversal.h"
+
+namespace td::run {
+
+struct TracedRay {
+  uint64_t index = 0;  // position in the ray stream
+  scene::SceneRay ray;
+  scene::RayHit hit;
+  traversal::TraversalCounters counters;
+};
+
+class HitSink {
+ public:
+  // Writes `ray,hit,t,prim,u,v` lines to `path` (through a temporary file:
+  // commit() puts it in place).
+  void write_hits_to(const std::string& path);
+  // Keeps a shaded/heat-map sample per pixel of a width x height frame (the
+  // rays must be that frame's primary rays, in row-major order).
+  void keep_pixels(const scene::Mesh& mesh, uint32_t width, uint32_t height);
+  // Called with every ray, in ray order.
+  void on_ray(std::function<void(const TracedRay&)> callback) { callback_ = std::move(callback); }
+
+  void deliver(TracedRay&& traced);
+  // Every ray delivered: closes the outputs. Throws naming a file it cannot write.
+  void commit();
+
+  const traversal::TraceTotals& totals() const { return totals_; }
+  uint64_t delivered() const { return next_; }
+  const std::vector<report::PixelSample>& pixels() const { return pixels_; }
+  uint32_t width() const { return width_; }
+  uint32_t height() const { return height_; }
+
+ private:
+  void emit(const TracedRay& traced);
+
+  uint64_t next_ = 0;                      // index of the next ray to emit
+  std::map<uint64_t, TracedRay> waiting_;  // arrived ahead of `next_`
+  std::unique_ptr<sim::OutputFile> hits_file_;
+  std::string hits_buffer_;
+  const scene::Mesh* mesh_ = nullptr;
+  uint32_t width_ = 0, height_ = 0;
+  std::vector<report::PixelSample> pixels_;
+  std::function<void(const TracedRay&)> callback_;
+  traversal::TraceTotals totals_;
+};
+
+// "ray,hit,t,prim,u,v" — prim is the mesh triangle index (-1 on a miss), t
+// has 9 significant digits (enough to give back the binary32 value).
+std::string format_hit_line(uint64_t ray_index, const scene::RayHit& hit);
+inline constexpr const char* kHitsCsvHeader = "ray,hit,t,prim,u,v";
+
+}  // namespace td::run

@@ -1,0 +1,60 @@
+// ray_source.h — where `tdsim run` gets its rays: generated on demand
+// (primary rays of a camera), held (secondary rays made from earlier hits),
+// or streamed from a CSV file. Engines pull rays in order, a chunk at a
+// time, so a file of any length passes through bounded memory.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tb/scene/camera_rays.h"
+#include "tb/scene/ray_csv.h"
+#include "tb/scene/scene_ray.h"
+
+namespace td::run {
+
+class RaySource {
+ public:
+  virtual ~RaySource() = default;
+  // Appends up to `max` rays (the next ones, in order) to `out`; returns how
+  // many (0: no more). May throw scene::SceneError (a bad line of a file).
+  virtual size_t read(std::vector<scene::SceneRay>& out, size_t max) = 0;
+  // The number of rays, when known in advance (0: unknown, e.g. a file).
+  virtual uint64_t count() const = 0;
+};
+
+class PrimaryRaySource final : public RaySource {
+ public:
+  explicit PrimaryRaySource(const scene::PrimaryRays& rays) : rays_(rays) {}
+  size_t read(std::vector<scene::SceneRay>& out, size_t max) override;
+  uint64_t count() const override { return rays_.count(); }
+
+ private:
+  scene::PrimaryRays rays_;
+  uint64_t next_ = 0;
+};
+
+class HeldRaySource final : public RaySource {
+ public:
+  explicit HeldRaySource(std::vector<scene::SceneRay> rays) : rays_(std::move(rays)) {}
+  size_t read(std::vector<scene::SceneRay>& out, size_t max) override;
+  uint64_t count() const override { return rays_.size(); }
+
+ private:
+  std::vector<scene::SceneRay> rays_;
+  size_t next_ = 0;
+};
+
+class CsvRaySource final : public RaySource {
+ public:
+  explicit CsvRaySource(const std::string& path) : reader_(path) {}
+  size_t read(std::vector<scene::SceneRay>& out, size_t max) override { return reader_.read(out, max); }
+  uint64_t count() const override { return 0; }
+
+ private:
+  scene::RayCsvReader reader_;
+};
+
+}  // namespace td::run

@@ -1,0 +1,121 @@
+#include "tb/run/workload.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "model/sim/interrupt.h"
+#include "tb/run/hit_sink.h"
+#include "tb/run/trace_engine.h"
+#include "tb/scene/bvh.h"
+#include "tb/scene/default_scene.h"
+#include "tb/scene/mesh_import.h"
+#include "tb/scene/secondary_rays.h"
+
+namespace td::run {
+
+const char* ray_kind_name(RayKind kind) {
+  switch (kind) {
+    case RayKind::kPrimary: return "primary";
+    case RayKind::kShadow: return "shadow";
+    case RayKind::kAmbientOcclusion: return "ao";
+    case RayKind::kDiffuse: return "diffuse";
+    case RayKind::kFile: return "file";
+  }
+  return "?";
+}
+
+std::optional<RayKind> parse_ray_kind(const std::string& word) {
+  for (RayKind kind : {RayKind::kPrimary, RayKind::kShadow, RayKind::kAmbientOcclusion, RayKind::kDiffuse})
+    if (word == ray_kind_name(kind)) return kind;
+  return std::nullopt;
+}
+
+namespace {
+
+double diagonal(const Aabb& box) {
+  double sum = 0;
+  for (int a = 0; a < 3; ++a) sum += (double{box.max[a]} - box.min[a]) * (double{box.max[a]} - box.min[a]);
+  return std::sqrt(sum);
+}
+
+// A point light above the scene, towards the camera's side: shadows fall
+// behind objects as seen, so the shadow rays' cost is visible.
+Vec3 light_position(const Aabb& bounds, const scene::Camera& camera) {
+  const double size = diagonal(bounds);
+  Vec3 light{};
+  for (int a = 0; a < 3; ++a)
+    light[a] = static_cast<float>(0.5 * (double{bounds.min[a]} + bounds.max[a]) +
+                                  0.3 * (double{camera.eye[a]} - 0.5 * (double{bounds.min[a]} + bounds.max[a])));
+  light[1] = static_cast<float>(bounds.max[1] + 0.75 * size);
+  return light;
+}
+
+// The surface points of the primary hits, traced on the golden reference.
+std::vector<scene::SurfacePoint> primary_hit_points(const Workload& workload, const WorkloadSpec& spec,
+                                                    const traversal::TraversalOptions& options) {
+  std::vector<scene::SurfacePoint> points;
+  PrimaryRaySource primary(scene::PrimaryRays(workload.camera, spec.width, spec.height));
+  HitSink sink;
+  sink.on_ray([&](const TracedRay& traced) {
+    if (traced.hit.hit) points.push_back(scene::surface_point(workload.mesh, traced.ray, traced.hit));
+  });
+  traversal::TraversalOptions closest = options;
+  closest.mode = traversal::HitMode::kClosest;
+  FunctionalEngine(spec.threads).trace(workload.bvh, primary, closest, sink);
+  return points;
+}
+
+}  // namespace
+
+Workload make_workload(const WorkloadSpec& spec, const traversal::TraversalOptions& traversal_options) {
+  Workload workload;
+  const bool is_default = spec.scene == "default";
+  workload.mesh = is_default ? scene::make_default_scene() : scene::load_mesh(spec.scene);
+  sim::throw_if_interrupted();
+  workload.bvh = scene::build_bvh(workload.mesh, spec.bvh);
+  workload.camera = is_default ? scene::default_scene_camera()
+                               : scene::frame_bounds(scene::usable_bounds(workload.mesh), spec.width, spec.height);
+  sim::throw_if_interrupted();
+  const std::string frame = fmt::format("{}x{}", spec.width, spec.height);
+  switch (spec.rays) {
+    case RayKind::kPrimary:
+      workload.rays = std::make_unique<PrimaryRaySource>(scene::PrimaryRays(workload.camera, spec.width, spec.height));
+      workload.primary_frame = true;
+      workload.description = fmt::format("primary rays, {} camera frame, closest hit", frame);
+      break;
+    case RayKind::kFile:
+      workload.rays = std::make_unique<CsvRaySource>(spec.rays_file);
+      workload.description = fmt::format("rays from {}, closest hit", spec.rays_file);
+      break;
+    case RayKind::kShadow:
+    case RayKind::kAmbientOcclusion:
+    case RayKind::kDiffuse: {
+      const std::vector<scene::SurfacePoint> points = primary_hit_points(workload, spec, traversal_options);
+      const Aabb bounds = scene::usable_bounds(workload.mesh);
+      std::vector<scene::SceneRay> rays;
+      if (spec.rays == RayKind::kShadow) {
+        rays = scene::shadow_rays(points, light_position(bounds, workload.camera));
+        workload.mode = traversal::HitMode::kAny;
+        workload.description = fmt::format("shadow rays to a point light from the {} primary hits of a {} frame, any hit",
+                                           points.size(), frame);
+      } else if (spec.rays == RayKind::kAmbientOcclusion) {
+        const float radius = static_cast<float>(0.05 * diagonal(bounds));
+        rays = scene::ao_rays(points, spec.ao_rays_per_hit, radius, spec.seed);
+        workload.mode = traversal::HitMode::kAny;
+        workload.description =
+            fmt::format("ambient-occlusion rays, {} per primary hit of a {} frame ({} hits), radius {:.4g}, any hit",
+                        spec.ao_rays_per_hit, frame, points.size(), radius);
+      } else {
+        rays = scene::diffuse_rays(points, spec.seed);
+        workload.description = fmt::format("diffuse-bounce rays from the {} primary hits of a {} frame, closest hit",
+                                           points.size(), frame);
+      }
+      workload.rays = std::make_unique<HeldRaySource>(std::move(rays));
+      break;
+    }
+  }
+  return workload;
+}
+
+}  // namespace td::run

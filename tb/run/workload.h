@@ -1,0 +1,54 @@
+// workload.h — what `tdsim run` traces, assembled from its options: the
+// scene (a mesh file or the built-in default), its BVH in the hardware
+// formats, and a ray stream — primary rays of a camera, rays from a CSV
+// file, or secondary rays (shadow, ambient occlusion, diffuse bounce) made
+// from the hits of a primary pass traced first on the golden reference.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "tb/run/ray_source.h"
+#include "tb/scene/bvh_options.h"
+#include "tb/scene/camera_rays.h"
+#include "tb/scene/encoded_bvh.h"
+#include "tb/scene/mesh.h"
+#include "tb/traversal/ray_traversal.h"
+
+namespace td::run {
+
+enum class RayKind { kPrimary, kShadow, kAmbientOcclusion, kDiffuse, kFile };
+
+const char* ray_kind_name(RayKind kind);
+// "primary", "shadow", "ao", "diffuse"; nullopt otherwise.
+std::optional<RayKind> parse_ray_kind(const std::string& word);
+
+struct WorkloadSpec {
+  std::string scene = "default";  // "default" or a mesh file
+  RayKind rays = RayKind::kPrimary;
+  std::string rays_file;           // RayKind::kFile
+  uint32_t width = 1920, height = 1080;  // the camera frame (primary rays and the hits secondary rays start from)
+  uint32_t ao_rays_per_hit = 4;
+  uint64_t seed = 1;
+  scene::BvhOptions bvh;
+  unsigned threads = 1;  // for the primary pass of secondary-ray workloads
+};
+
+struct Workload {
+  scene::Mesh mesh;
+  scene::EncodedBvh bvh;
+  scene::Camera camera;
+  std::unique_ptr<RaySource> rays;
+  traversal::HitMode mode = traversal::HitMode::kClosest;
+  // The rays are the camera's width x height primary rays (a picture can be drawn).
+  bool primary_frame = false;
+  std::string description;  // one line for the report
+};
+
+// Throws scene::SceneError (a bad mesh or ray file: exit 2) or
+// std::invalid_argument (bad options).
+Workload make_workload(const WorkloadSpec& spec, const traversal::TraversalOptions& traversal_options);
+
+}  // namespace td::run

@@ -1,0 +1,88 @@
+// The README's console examples, run exactly as printed: each `$ build/tdsim
+// ...` line is run by the shell in a fresh folder laid out like a checkout
+// (build/tdsim, configs/, tests/vectors/, and the two small files the
+// examples name: broken.tdv and one.tdv), and every output line the README
+// shows must appear in the real output, in order. A line "..." stands for
+// any number of lines. So the README cannot drift from the program.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/cli/cli_runner.h"
+
+namespace {
+
+using namespace tdsim_cli;
+using Readme = CliTest;
+
+struct Example {
+  int line = 0;                      // of the `$` line in README.md
+  std::string command;               // after "$ "
+  std::vector<std::string> output;   // the lines shown below it
+};
+
+std::vector<Example> console_examples(const std::string& readme) {
+  std::vector<Example> examples;
+  std::istringstream lines(readme);
+  std::string line;
+  bool in_console = false;
+  int number = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    if (line.rfind("```", 0) == 0) {
+      in_console = line == "```console";
+      continue;
+    }
+    if (!in_console) continue;
+    if (line.rfind("$ ", 0) == 0)
+      examples.push_back({number, line.substr(2), {}});
+    else if (!examples.empty())
+      examples.back().output.push_back(line);
+  }
+  return examples;
+}
+
+// Every shown line appears in `actual`, in order; "..." skips freely.
+std::string missing_line(const std::vector<std::string>& shown, const std::string& actual) {
+  std::vector<std::string> real;
+  std::istringstream lines(actual);
+  for (std::string line; std::getline(lines, line);) real.push_back(line);
+  size_t at = 0;
+  for (const std::string& want : shown) {
+    if (want == "..." || want.empty()) continue;
+    while (at < real.size() && real[at] != want) ++at;
+    if (at == real.size()) return want;
+    ++at;
+  }
+  return {};
+}
+
+TEST_F(Readme, ConsoleExamplesRunAsPrinted) {
+  const std::string source = TDSIM_SOURCE_DIR;
+  fs::create_directories(dir_ / "build");
+  fs::create_symlink(TDSIM_BINARY, dir_ / "build" / "tdsim");
+  fs::create_directory_symlink(source + "/configs", dir_ / "configs");
+  fs::create_directory_symlink(source + "/tests", dir_ / "tests");
+  // The files the examples name: the contract's example case, once with a
+  // wrong expectation on line 3 and once as it should be.
+  write("broken.tdv", "tdv 1\n# wrong on purpose\n" + kGoodCase + "expect=00000010,00000040,00000020,ffffffff\n");
+  write("one.tdv", "tdv 1\n" + kGoodCase + kGoodExpect);
+
+  const std::vector<Example> examples = console_examples(read_file(source + "/README.md"));
+  ASSERT_GE(examples.size(), 4u);
+  for (const Example& example : examples) {
+    RunOptions options;
+    options.cwd = dir_.string();
+    const RunResult result = run_command(example.command, options);
+    const bool a_check_that_fails = example.command.find("broken.tdv") != std::string::npos;
+    EXPECT_EQ(result.exit_code, a_check_that_fails ? 1 : 0)
+        << "README.md:" << example.line << ": " << example.command << "\n" << result.output;
+    const std::string missing = missing_line(example.output, result.output);
+    EXPECT_TRUE(missing.empty()) << "README.md:" << example.line << ": " << example.command
+                                 << "\nshows a line the program does not print:\n" << missing << "\nactual:\n"
+                                 << result.output;
+  }
+}
+
+}  // namespace
