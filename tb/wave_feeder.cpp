@@ -1,5 +1,7 @@
 #include "tb/wave_feeder.h"
 
+#include "tb/rng.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -31,7 +33,7 @@ uint64_t WaveFeeder::push(uint32_t td_index, WaveInstr instr) {
   return id;
 }
 
-bool WaveFeeder::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out) {
+bool WaveFeeder::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& /*retry_cycle*/) {
   std::deque<WaveInstr>& queue = queues_[td_index];
   if (queue.empty()) {
     if (!generator_) return false;
@@ -51,12 +53,16 @@ bool WaveFeeder::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out) {
   return true;
 }
 
-void WaveFeeder::wave_completed(uint32_t td_index, WaveResult&& result) {
+bool WaveFeeder::wave_completed(uint32_t td_index, WaveResult& result) {
+  if (refuse_percent_ > 0 && Rng(refuse_state_++).chance(refuse_percent_)) {
+    ++results_refused_;
+    return false;
+  }
   const auto it = in_flight_.find(result.id);
   if (it == in_flight_.end()) {
     // A result nobody issued: the model duplicated or invented an instruction.
     scoreboard_.report_unknown(result.id);
-    return;
+    return true;
   }
   if (check_) scoreboard_.check(it->second, result, *memory_);
   ++waves_completed_;
@@ -66,6 +72,7 @@ void WaveFeeder::wave_completed(uint32_t td_index, WaveResult&& result) {
   completions_.push_back(Returned{td_index, result.complete_cycle, active});
   if (completion_) completion_(td_index, it->second, result);
   in_flight_.erase(it);
+  return true;
 }
 
 void WaveFeeder::reset_window() {

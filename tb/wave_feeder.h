@@ -37,8 +37,15 @@ class WaveFeeder : public timing::WaveClient {
   bool done() const { return in_flight_.empty() && queued_ == 0 && !generator_; }
   void end_generation() { generator_ = nullptr; }
 
-  bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out) override;
-  void wave_completed(uint32_t td_index, WaveResult&& result) override;
+  bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) override;
+  bool wave_completed(uint32_t td_index, WaveResult& result) override;
+  // Back-pressure for stall-injecting tests (MatchLib's Pacer): refuse a
+  // result offered on a clock whose seeded draw falls under `percent`.
+  void refuse_results(uint32_t percent, uint64_t seed) {
+    refuse_percent_ = percent;
+    refuse_state_ = seed;
+  }
+  uint64_t results_refused() const { return results_refused_; }
 
   Scoreboard& scoreboard() { return scoreboard_; }
   // Off only to measure the timing model's own speed (tdsim bench).
@@ -70,6 +77,9 @@ class WaveFeeder : public timing::WaveClient {
   uint64_t waves_completed_ = 0;
   uint64_t first_accept_ = UINT64_MAX, last_complete_ = 0;
   std::vector<Returned> completions_;
+  uint32_t refuse_percent_ = 0;
+  uint64_t refuse_state_ = 0;
+  uint64_t results_refused_ = 0;
 };
 
 }  // namespace td::tb

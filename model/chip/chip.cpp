@@ -11,13 +11,15 @@
 
 namespace td::chip {
 
-void Chip::ClientTap::wave_completed(uint32_t td_index, WaveResult&& result) {
-  chip_.end_cycle_ = std::max(chip_.end_cycle_, result.complete_cycle + 1);
-  client_.wave_completed(td_index, std::move(result));
+bool Chip::ClientTap::wave_completed(uint32_t td_index, WaveResult& result) {
+  const uint64_t complete_cycle = result.complete_cycle;
+  if (!client_.wave_completed(td_index, result)) return false;
+  chip_.end_cycle_ = std::max(chip_.end_cycle_, complete_cycle + 1);
   // A returned result may let the client issue more (a traversal shader's
   // next step): every TD waiting for work asks again.
   for (timing::Td* t : chip_.tds_)
     if (t->waiting_for_work()) t->wake();
+  return true;
 }
 
 Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::WaveClient& client,
@@ -143,6 +145,8 @@ void Chip::register_chip_stats(sim::StatsRegistry& stats) {
        [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_port_busy; }},
       {"stall_waiting_memory", "TD-cycles",
        [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_waiting_memory; }},
+      {"stall_result_refused", "TD-cycles",
+       [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_result_refused; }},
   };
   for (const auto& entry : kSums)
     group.formula(entry.name, entry.unit, std::string("sum over all TDs of td.") + entry.name, sum(entry.pick));

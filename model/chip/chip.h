@@ -96,10 +96,10 @@ class Chip : public sc_core::sc_module {
   class ClientTap : public timing::WaveClient {
    public:
     ClientTap(Chip& chip, timing::WaveClient& client) : chip_(chip), client_(client) {}
-    bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out) override {
-      return client_.next_wave(td_index, cycle, out);
+    bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) override {
+      return client_.next_wave(td_index, cycle, out, retry_cycle);
     }
-    void wave_completed(uint32_t td_index, WaveResult&& result) override;
+    bool wave_completed(uint32_t td_index, WaveResult& result) override;
 
    private:
     Chip& chip_;

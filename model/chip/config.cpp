@@ -276,6 +276,20 @@ void write_line(std::string& out, int indent, const char* key, const std::string
   out += fmt::format("{}: {}\n", key, value);
 }
 
+// One of a few words (an enumeration): "must be one of normal, high (got 'x')".
+template <class S>
+Field<S> word(const char* key, std::string S::*member, std::vector<std::string> allowed) {
+  return {key,
+          [key, member, allowed](const ConfigReader& r, const Value& v, const std::string& path, S& out) {
+            const std::string text = r.read_text(v, join_path(path, key));
+            if (std::find(allowed.begin(), allowed.end(), text) == allowed.end())
+              r.fail(v.mark, join_path(path, key),
+                     fmt::format("must be one of {} (got {})", fmt::join(allowed, ", "), quote(text)));
+            out.*member = text;
+          },
+          [key, member](std::string& out, int indent, const S& in) { write_line(out, indent, key, in.*member); }};
+}
+
 template <class S>
 Field<S> text(const char* key, std::string S::*member) {
   return {key,
@@ -465,6 +479,34 @@ const Section<DramConfig>& dram_section() {
   return section;
 }
 
+const Section<ShaderConfig>& shader_section() {
+  static const Section<ShaderConfig> section{
+      {
+          whole("lanes_per_wave", &ShaderConfig::lanes_per_wave, {32, 64}),
+          whole("simds_per_td", &ShaderConfig::simds_per_td, {1, 4}),
+          whole("waves_per_simd", &ShaderConfig::waves_per_simd, {1, 32}),
+          whole("stack_entries", &ShaderConfig::stack_entries, {1, 64}),
+          whole("alu_instructions_per_iteration", &ShaderConfig::alu_instructions_per_iteration, {0, 100000}),
+      },
+      [](const ConfigReader& r, const SectionNodes& nodes, const ShaderConfig& c) {
+        if (c.lanes_per_wave != 32 && c.lanes_per_wave != 64)
+          r.fail(nodes.mark_of("lanes_per_wave"), join_path(nodes.path, "lanes_per_wave"),
+                 fmt::format("must be 32 or 64 (got {})", c.lanes_per_wave));
+      }};
+  return section;
+}
+
+const Section<BvhConfig>& bvh_section() {
+  static const Section<BvhConfig> section{{
+      word("quality", &BvhConfig::quality, {"normal", "high"}),
+      number("fp16_threshold", &BvhConfig::fp16_threshold, {-1, 1000}),
+      word("pack", &BvhConfig::pack, {"single", "pairs", "strips"}),
+      whole("max_leaf_size", &BvhConfig::max_leaf_size, {1, 4}),
+      number("split_budget", &BvhConfig::split_budget, {0, 4}),
+  }, {}};
+  return section;
+}
+
 // Each cache must be able to take the largest request its requester makes:
 // all the MSHRs that request's missing lines need at once, and that many
 // lines. (A request that can never be accepted would stall the model for
@@ -545,6 +587,8 @@ const Section<Config>& config_section() {
       group("l1", &Config::l1, cache_section()),
       group("l2", &Config::l2, l2_section()),
       group("dram", &Config::dram, dram_section()),
+      group("shader", &Config::shader, shader_section()),
+      group("bvh", &Config::bvh, bvh_section()),
   }, check_whole_config};
   return section;
 }

@@ -13,7 +13,7 @@
 // The key path is left out where no key is concerned: YAML syntax errors
 // (`configs/x.yaml:3:7: end of map not found`), a top level that is not one
 // mapping (`configs/x.yaml:1:1: the top level must be a mapping with keys
-// chip, td, l0, l1, l2, dram (got a sequence)`). The position is left out
+// chip, td, l0, l1, l2, dram, shader, bvh (got a sequence)`). The position is left out
 // where there is none (`configs/x.yaml: cannot open`, an empty file).
 // file() is the bare file name, key() the bare key path ("" if none).
 //
@@ -39,6 +39,16 @@
 //   dram.interleave_bytes          power of two, 16 .. 1048576
 //   dram.bandwidth_gb_per_s        0.001 .. 100000
 //   dram.latency_ns                0 .. 1000000
+//   shader.lanes_per_wave          32 or 64
+//   shader.simds_per_td            1 .. 4
+//   shader.waves_per_simd          1 .. 32
+//   shader.stack_entries           1 .. 64
+//   shader.alu_instructions_per_iteration  0 .. 100000
+//   bvh.quality                    normal | high
+//   bvh.fp16_threshold             -1 .. 1000 (negative: FP32 boxes only)
+//   bvh.pack                       single | pairs | strips
+//   bvh.max_leaf_size              1 .. 4
+//   bvh.split_budget               0 .. 4
 // Integers are plain decimal (no sign, no quotes); numbers are plain decimal
 // or exponent notation, finite.
 // Every key may take any value of its range, but keys multiply: a chip whose
@@ -100,6 +110,25 @@ struct DramConfig {
   double latency_ns = 0;          // beyond the L2 miss path
 };
 
+// The SIMDs that feed a TD with a traversal shader (`tdsim run`): occupancy,
+// the per-lane short stack in LDS and the loop's ALU work.
+struct ShaderConfig {
+  uint32_t lanes_per_wave = 0;                  // 32 or 64
+  uint32_t simds_per_td = 0;                    // SIMDs of the compute unit a TD serves
+  uint32_t waves_per_simd = 0;                  // occupancy
+  uint32_t stack_entries = 0;                   // short-stack entries per lane (4 B each in LDS)
+  uint32_t alu_instructions_per_iteration = 0;  // VALU work of one traversal-loop iteration
+};
+
+// How `tdsim run` builds the scene's BVH (tb/scene/bvh_options.h says what each means).
+struct BvhConfig {
+  std::string quality;        // normal | high (spatial splits)
+  double fp16_threshold = 0;  // largest surface-area growth an FP16 box node may add
+  std::string pack;           // single | pairs | strips
+  uint32_t max_leaf_size = 0; // triangles per Embree leaf
+  double split_budget = 0;    // extra triangle references spatial splits may add, per triangle
+};
+
 struct Config {
   std::string source;  // the file it came from (for messages and reports)
   ChipConfig chip;
@@ -108,6 +137,8 @@ struct Config {
   CacheConfig l1;  // per shader array
   L2Config l2;
   DramConfig dram;
+  ShaderConfig shader;
+  BvhConfig bvh;
 
   uint32_t td_count() const { return chip.wgps * chip.tds_per_wgp; }
   uint64_t period_ps() const;  // clock period rounded to whole picoseconds (0 if clock_mhz <= 0)

@@ -37,6 +37,10 @@ constexpr uint64_t kMaxModelMemoryBytes = uint64_t{8} << 30;
 // and histograms, buffers of a few entries): per TD, per L1 or L2 slice.
 constexpr uint64_t kTdBaseBytes = 96 * 1024;
 constexpr uint64_t kCacheBaseBytes = 4 * 1024;
+// One lane of a traversal-shader wave (`tdsim run`): its RayTraversal (short
+// stack and restart trail at their largest), ray and bookkeeping. A test
+// holds the real size to this bound.
+constexpr uint64_t kShaderLaneBytes = 1024;
 
 struct MemoryShare {
   std::string key;   // the configuration key it grows with ("td.box_latency_cycles")
@@ -113,6 +117,8 @@ inline MemoryEstimate estimate_model_memory(const cfg::Config& c) {
   add("chip.shader_arrays", c.chip.shader_arrays, 1, kCacheBaseBytes, arrays, "cache's bookkeeping");
   add("l2.slices", c.l2.slices, 1, kCacheBaseBytes, slices, "cache's bookkeeping");
   add("dram.channels", 1, c.dram.channels, 2 * sizeof(uint64_t), "DRAM", "channels");
+  add("shader.waves_per_simd", tds, uint64_t{c.shader.simds_per_td} * c.shader.waves_per_simd * c.shader.lanes_per_wave,
+      kShaderLaneBytes, per_td, "shader lanes (shader.simds_per_td x shader.waves_per_simd x shader.lanes_per_wave)");
   return estimate;
 }
 

@@ -49,6 +49,7 @@ void Td::wake() {
 }
 
 void Td::reset() {
+  client_retry_cycle_ = WaveClient::kNever;
   waves_.clear();
   fetch_queue_.clear();
   no_fetch_.clear();
@@ -138,12 +139,15 @@ void Td::issue_port(uint64_t cycle) {
 
 void Td::accept_instruction(uint64_t cycle) {
   accepted_ = false;
-  if (waves_.full() || !client_may_have_work_) return;
+  if (waves_.full() || (!client_may_have_work_ && cycle < client_retry_cycle_)) return;
   WaveInstr instr;
-  if (!client_.next_wave(index_, cycle, instr)) {
-    client_may_have_work_ = false;  // until wake()
+  uint64_t retry_cycle = WaveClient::kNever;
+  if (!client_.next_wave(index_, cycle, instr, retry_cycle)) {
+    client_may_have_work_ = false;  // until wake() or the cycle the client named
+    client_retry_cycle_ = std::max(retry_cycle, cycle + 1);
     return;
   }
+  client_may_have_work_ = true;
   const uint64_t id = instr.id;
   const uint32_t slot = waves_.accept(std::move(instr), cycle);
   accepted_ = true;
@@ -163,6 +167,7 @@ uint64_t Td::next_active_cycle(uint64_t cycle) const {
   if (!tri_stage_.out().empty()) consider(tri_stage_.out().front_visible_cycle());
   if (!no_fetch_.empty()) consider(no_fetch_.front_visible_cycle());
   consider(write_back_.next_retire_cycle());
+  if (!waves_.full()) consider(client_retry_cycle_);
   return when;
 }
 

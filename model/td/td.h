@@ -103,6 +103,7 @@ class Td : public sc_core::sc_module {
   WriteBack write_back_;
 
   bool client_may_have_work_ = true;
+  uint64_t client_retry_cycle_ = WaveClient::kNever;  // the client said "nothing before this cycle"
   uint64_t due_cycle_ = 0;
   bool ticked_ = false;
   uint64_t last_tick_cycle_ = 0;

@@ -23,6 +23,8 @@ TdStats::TdStats(const sim::StatGroup& g)
                                 "ready lanes left waiting because the shared issue port takes one a clock")),
       stall_waiting_memory(g.counter("stall_waiting_memory", "cycles",
                                      "issue port idle while lanes wait in the return buffer for node data")),
+      stall_result_refused(g.counter("stall_result_refused", "cycles",
+                                     "an instruction's results were ready but its wave refused them this clock")),
       wave_latency(g.histogram("wave_latency", "cycles", "instruction latency: accepted -> results returned",
                                sim::power_of_two_bounds(1u << 16))),
       lane_fetch_latency(g.histogram("lane_fetch_latency", "cycles", "node fetch latency: L0 request -> data ready",

@@ -25,6 +25,7 @@ struct TdStats {
   sim::Counter& stall_return_buffer_full;  // node fetch had a lane, no entry free
   sim::Counter& stall_port_busy;         // ready lanes left waiting: one issue a clock
   sim::Counter& stall_waiting_memory;    // nothing to issue, lanes waiting for data
+  sim::Counter& stall_result_refused;    // the wave could not take its results this clock
   sim::Histogram& wave_latency;          // accept -> complete, cycles
   sim::Histogram& lane_fetch_latency;    // fetch request -> data ready, cycles
 };

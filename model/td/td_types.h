@@ -1,6 +1,7 @@
 // td_types.h — what travels between the TD's stages, and the two interfaces
-// the TD meets outside itself: the wave client (the SIMDs: supply wave
-// instructions, take results) and the backing store (the bytes of the BVH).
+// the TD meets outside itself: the wave client (wave_client.h: the SIMDs
+// supply wave instructions and take results) and the backing store (the
+// bytes of the BVH).
 #pragma once
 
 #include <array>
@@ -12,6 +13,7 @@
 #include "model/isa/wave.h"
 #include "model/ref/box_test.h"
 #include "model/ref/intersect.h"
+#include "model/td/wave_client.h"
 
 namespace td::timing {
 
@@ -45,18 +47,6 @@ struct LaneDone {
   uint32_t slot = 0;
   uint32_t lane = 0;
   LaneResult result;
-};
-
-// The SIMDs' side of the TD.
-class WaveClient {
- public:
-  virtual ~WaveClient() = default;
-  // The TD `td_index` has room for an instruction at `cycle`: fill `out` and
-  // return true, or return false when there is none now (then call
-  // Td::wake() when there is).
-  virtual bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out) = 0;
-  // All active lanes of an instruction are written and returned.
-  virtual void wave_completed(uint32_t td_index, WaveResult&& result) = 0;
 };
 
 // The bytes the node fetches read: swapped only while the chip is idle.

@@ -46,13 +46,20 @@ void WriteBack::retire(uint64_t cycle) {
     result.lanes = std::move(oldest.results);
     result.accept_cycle = oldest.accept_cycle;
     result.complete_cycle = cycle;
+    if (!client_.wave_completed(td_index_, result)) {
+      // The wave cannot take its results this clock: hold them (in order,
+      // so everything younger waits too) and offer them again next clock.
+      oldest.results = std::move(result.lanes);
+      ++stats_.stall_result_refused;
+      TD_DEBUG(kTd, cycle, name(), "wave {} refused its results: held", oldest.instr.id);
+      return;
+    }
     stats_.wave_latency.sample(cycle - oldest.accept_cycle);
     TD_DEBUG(kTd, cycle, name(), "wave {} returned: {} lanes written, latency {} cycles", result.id,
              oldest.lanes_written, cycle - oldest.accept_cycle);
     ++stats_.waves;
     waves_.retire_oldest();
     retired_ = true;
-    client_.wave_completed(td_index_, std::move(result));
   }
 }
 

@@ -16,6 +16,7 @@
 #include "tb/cli/unsigned_option.h"
 #include "tb/report/trace_picture.h"
 #include "tb/run/hit_sink.h"
+#include "tb/run/model_trace_engine.h"
 #include "tb/run/run_report.h"
 #include "tb/run/trace_engine.h"
 #include "tb/run/workload.h"
@@ -24,13 +25,7 @@ namespace td::tb {
 
 namespace {
 
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-void refuse_if_given(const CLI::App* command, const std::string& flag, const std::string& reason) {
-  if (command->count(flag) > 0) throw std::invalid_argument(fmt::format("{} has no effect {}", flag, reason));
-}
+using namespace cli;
 
 // A one-line bar on stderr, redrawn at most ten times a second; only when
 // both stdout and stderr are terminals (never in logs or pipes).
@@ -61,6 +56,27 @@ class ProgressBar {
   bool enabled_;
   std::chrono::steady_clock::time_point last_{};
 };
+
+// The YAML's bvh section as the builder's options.
+scene::BvhOptions bvh_options(const cfg::BvhConfig& config) {
+  scene::BvhOptions options;
+  options.quality = *scene::parse_quality(config.quality);  // the config reader allows only known words
+  options.pack = *scene::parse_packing(config.pack);
+  options.fp16_threshold = config.fp16_threshold;
+  options.max_leaf_size = config.max_leaf_size;
+  options.split_budget = config.split_budget;
+  return options;
+}
+
+traversal::ShaderParams shader_params(const cfg::ShaderConfig& config) {
+  traversal::ShaderParams params;
+  params.lanes_per_wave = config.lanes_per_wave;
+  params.simds_per_td = config.simds_per_td;
+  params.waves_per_simd = config.waves_per_simd;
+  params.stack_entries = config.stack_entries;
+  params.alu_instructions_per_iteration = config.alu_instructions_per_iteration;
+  return params;
+}
 
 }  // namespace
 
@@ -96,7 +112,9 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
   run->add_option("--hits-out", options.hits_out, "Write every ray's hit to FILE.csv: ray,hit,t,prim,u,v");
   run->add_option("--report", options.report, "Write the report to FILE.json or FILE.csv");
   run->add_option("--image", options.image, "Write FILE.png: shaded hits beside a heat map of tests per pixel (primary rays)");
-  run->add_option("--stats", options.stats, "Write every statistic to FILE (.json or .csv); repeatable (engine model)");
+  add_stats_option(run, options.stats, "Write every statistic (engine model)");
+  add_trace_options(run, options.trace);
+  add_debug_option(run);
   return run;
 }
 
@@ -104,7 +122,9 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   const auto setup_start = std::chrono::steady_clock::now();
   // Flags that would do nothing, then names, then the config: before any work.
   const bool functional = options.engine == "functional";
-  if (functional) refuse_if_given(command, "--stats", "with --engine functional (no timing); use --engine model");
+  if (functional)
+    for (const char* flag : {"--stats", "--trace", "--debug"})
+      refuse_if_given(command, flag, "with --engine functional (no timing); use --engine model");
   if (!functional) refuse_if_given(command, "--threads", "with --engine model (the chip is simulated on one thread)");
   if (options.rays != "ao") refuse_if_given(command, "--ao-rays", "without --rays ao");
   if (options.rays != "primary" || !options.rays_in.empty())
@@ -114,21 +134,18 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
     refuse_if_given(command, "--height", "with --rays-in (the rays come from the file)");
   }
   if (!options.report.empty() && !ends_with(options.report, ".json") && !ends_with(options.report, ".csv"))
-    throw std::invalid_argument(fmt::format("--report {}: the file name must end in .json or .csv", options.report));
+    throw UsageError(fmt::format("--report {}: the file name must end in .json or .csv", options.report));
   if (!options.image.empty() && !ends_with(options.image, ".png"))
-    throw std::invalid_argument(fmt::format("--image {}: the file name must end in .png", options.image));
-  for (const std::string& path : options.stats)
-    if (!ends_with(path, ".json") && !ends_with(path, ".csv"))
-      throw std::invalid_argument(fmt::format("--stats {}: the file name must end in .json or .csv", path));
-  if (!functional)
-    throw std::invalid_argument("--engine model: the traversal shader on the timing model is not built yet; "
-                                "use --engine functional");
+    throw UsageError(fmt::format("--image {}: the file name must end in .png", options.image));
+  check_stats_names(options.stats);
+  check_trace_options(command, options.trace);
   const cfg::Config config = cfg::load_config(options.config);
   OutputPaths outputs;
   outputs.add("--hits-out", options.hits_out);
   outputs.add("--report", options.report);
   outputs.add("--image", options.image);
   for (const std::string& path : options.stats) outputs.add("--stats", path);
+  outputs.add("--trace", options.trace.path);
   outputs.prepare();
 
   run::WorkloadSpec spec;
@@ -145,7 +162,9 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   spec.seed = options.seed;
   const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   spec.threads = threads;
+  spec.bvh = bvh_options(config.bvh);
   traversal::TraversalOptions traversal_options;
+  traversal_options.stack_entries = config.shader.stack_entries;
   run::Workload workload = run::make_workload(spec, traversal_options);
   traversal_options.mode = workload.mode;
 
@@ -166,10 +185,21 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   report.workload = workload.description;
   report.setup_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
 
-  const auto trace_start = std::chrono::steady_clock::now();
-  std::unique_ptr<run::TraceEngine> engine = std::make_unique<run::FunctionalEngine>(threads);
+  sim::StatsRegistry stats;
+  const std::unique_ptr<TraceOutput> trace = open_trace(options.trace, config.period_ps());
+  std::unique_ptr<run::TraceEngine> engine;
+  run::ModelTraceEngine* model = nullptr;
+  if (functional) {
+    engine = std::make_unique<run::FunctionalEngine>(threads);
+  } else {
+    auto timed = std::make_unique<run::ModelTraceEngine>(config, shader_params(config.shader), stats,
+                                                         trace ? &trace->vcd() : nullptr);
+    model = timed.get();
+    engine = std::move(timed);
+  }
   report.engine = engine->name();
-  report.threads = threads;
+  report.threads = functional ? threads : 1;
+  const auto trace_start = std::chrono::steady_clock::now();
   try {
     engine->trace(workload.bvh, *workload.rays, traversal_options, sink);
   } catch (const sim::Interrupted&) {
@@ -177,9 +207,16 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   }
   report.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - trace_start).count();
   report.totals = sink.totals();
+  if (model) report.timing = run::timing_figures(stats, config, model->cycles());
   std::cout << run::format_run_report(report);
+  if (model && model->mismatches() > 0) {
+    std::cout << fmt::format("scoreboard: {} lanes differ from the golden reference\n", model->mismatches());
+    for (const std::string& line : model->mismatch_reports()) std::cout << "  " << line << "\n";
+  }
   if (report.partial) return sim::interrupt_exit_code();  // outputs of an unfinished run are not written
 
+  if (trace) trace->close();
+  write_stats(options.stats, stats);
   sink.commit();
   if (!options.report.empty())
     write_file_atomically(options.report, ends_with(options.report, ".json") ? run::run_report_json(report)
@@ -187,7 +224,8 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   if (!options.image.empty())
     write_file_atomically(options.image, report::encode_png(report::render_trace_picture(
                                              sink.width(), sink.height(), sink.pixels())));
-  return report.totals.faults == 0 ? 0 : 1;
+  const bool clean = report.totals.faults == 0 && (!model || model->mismatches() == 0);
+  return clean ? 0 : 1;
 }
 
 }  // namespace td::tb

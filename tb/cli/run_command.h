@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "tb/cli/common_options.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,6 +24,7 @@ struct RunCommandOptions {
   uint64_t seed = 1;
   std::string hits_out, report, image;
   std::vector<std::string> stats;
+  cli::TraceOptions trace;
 };
 
 // Declares the command and its flags on `app`; returns it.

@@ -24,6 +24,7 @@
 #include "model/sim/stats.h"
 #include "tb/atomic_file.h"
 #include "tb/check.h"
+#include "tb/cli/common_options.h"
 #include "tb/cli/output_paths.h"
 #include "tb/cli/run_command.h"
 #include "tb/cli/trace_output.h"
@@ -35,6 +36,8 @@
 
 namespace {
 
+using namespace td::tb::cli;
+
 constexpr int kExitOk = 0;
 constexpr int kExitCheckFailed = 1;
 constexpr int kExitBadInput = 2;
@@ -45,35 +48,6 @@ constexpr int kExitBadInput = 2;
 #ifndef TDSIM_VERSION
 #define TDSIM_VERSION "unknown"
 #endif
-
-// A flag combination that cannot mean what the user wants: exit 2.
-class UsageError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
-
-bool given(const CLI::App* command, const std::string& flag) { return command->count(flag) > 0; }
-
-// The one rule for flags that would do nothing: refuse them, saying why.
-void refuse_if_given(const CLI::App* command, const std::string& flag, const std::string& reason) {
-  if (given(command, flag)) throw UsageError(fmt::format("{} has no effect {}", flag, reason));
-}
-
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// --stats FILE.json|FILE.csv (repeatable), shared by the commands with timing.
-void check_stats_names(const std::vector<std::string>& stats) {
-  for (const std::string& path : stats)
-    if (!ends_with(path, ".json") && !ends_with(path, ".csv"))
-      throw UsageError(fmt::format("--stats {}: the file name must end in .json or .csv", path));
-}
-
-void write_stats(const std::vector<std::string>& paths, const td::sim::StatsRegistry& stats) {
-  for (const std::string& path : paths)
-    td::tb::write_file_atomically(path, ends_with(path, ".json") ? stats.to_json() : stats.to_csv());
-}
 
 // ---- check ----------------------------------------------------------------
 
@@ -115,32 +89,6 @@ int run_check(const CLI::App* command, const CheckOptions& options) {
 
 // ---- peak -----------------------------------------------------------------
 
-struct TraceOptions {
-  std::string path;  // .vcd or .fst
-  uint64_t start = 0;
-  std::string cycles;  // "all" or N; empty: the default window
-};
-
-void add_trace_options(CLI::App* command, TraceOptions& trace) {
-  command->add_option("--trace", trace.path,
-                      "Write a waveform of the TD pipelines to FILE.vcd, or FILE.fst (compressed, via GTKWave's vcd2fst)");
-  command->add_option("--trace-start", trace.start, "First traced cycle")
-      ->check(td::tb::unsigned_in(0, UINT64_MAX / 1000000))  // stays within VCD picoseconds at any clock
-      ->capture_default_str();
-  command->add_option("--trace-cycles", trace.cycles,
-                      fmt::format("Cycles to trace: N or 'all' (default {})", td::tb::kDefaultTraceCycles));
-}
-
-void check_trace_options(const CLI::App* command, const TraceOptions& trace) {
-  if (trace.path.empty()) {
-    refuse_if_given(command, "--trace-start", "without --trace");
-    refuse_if_given(command, "--trace-cycles", "without --trace");
-    return;
-  }
-  td::tb::check_trace_path(trace.path);
-  if (!trace.cycles.empty()) td::tb::parse_trace_cycles(trace.cycles);
-}
-
 struct PeakOptions {
   std::string config = TDSIM_DEFAULT_CONFIG;
   td::tb::MicrobenchOptions bench;
@@ -161,14 +109,7 @@ int run_peak(const CLI::App* command, const PeakOptions& options) {
   outputs.prepare();
 
   td::sim::StatsRegistry stats;
-  std::unique_ptr<td::tb::TraceOutput> trace;
-  if (!options.trace.path.empty()) {
-    const uint64_t cycles = options.trace.cycles.empty() ? td::tb::kDefaultTraceCycles
-                                                         : td::tb::parse_trace_cycles(options.trace.cycles);
-    trace = std::make_unique<td::tb::TraceOutput>(options.trace.path, config.period_ps(), options.trace.start, cycles);
-    std::cerr << fmt::format("trace: {} to {} (--trace-start, --trace-cycles N|all to change)\n",
-                             trace->window_text(), options.trace.path);
-  }
+  const std::unique_ptr<td::tb::TraceOutput> trace = open_trace(options.trace, config.period_ps());
   const td::tb::MicrobenchReport report =
       td::tb::run_microbenchmarks(config, options.bench, stats, trace ? &trace->vcd() : nullptr);
   std::cout << td::tb::format_report(report);
@@ -253,19 +194,6 @@ int run_gen_vectors(const CLI::App* command, const GenOptions& options) {
   return kExitOk;
 }
 
-// `--debug td,mem`: named debug lines on stderr (see model/sim/debug.h).
-void add_debug_option(CLI::App* command) {
-  command->add_option_function<std::string>(
-      "--debug",
-      [](const std::string& names) {
-        const std::string unknown = td::sim::enable_debug(names);
-        if (!unknown.empty())
-          throw CLI::ValidationError("--debug", fmt::format("unknown category '{}' (known: {})", unknown,
-                                                            td::sim::debug_category_names()));
-      },
-      fmt::format("Print debug lines of the named parts on stderr: {}", td::sim::debug_category_names()));
-}
-
 std::string subcommand_list(const std::vector<CLI::App*>& commands) {
   std::string names;
   for (const CLI::App* command : commands) names += (names.empty() ? "" : ", ") + command->get_name();
@@ -300,7 +228,7 @@ int main(int argc, char** argv) {
                         "Lanes per wave instruction: 32 or 64 (engine model)")
       ->check(CLI::IsMember({32u, 64u}))
       ->capture_default_str();
-  check_cmd->add_option("--stats", check.stats, "Write the timing model's statistics to FILE (.json or .csv); repeatable");
+  add_stats_option(check_cmd, check.stats, "Write the timing model's statistics (engine model)");
   add_debug_option(check_cmd);
 
   PeakOptions peak;
@@ -320,7 +248,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   peak_cmd->add_flag("!--no-latency", peak.bench.latency, "Skip the latency microbenchmark");
   peak_cmd->add_flag("!--no-bandwidth", peak.bench.bandwidth, "Skip the bandwidth microbenchmarks");
-  peak_cmd->add_option("--stats", peak.stats, "Write every statistic to FILE (.json or .csv); repeatable");
+  add_stats_option(peak_cmd, peak.stats, "Write every statistic");
   add_trace_options(peak_cmd, peak.trace);
   add_debug_option(peak_cmd);
 

@@ -84,6 +84,7 @@ TEST(ModelMemory, EstimateCoversWhatBuildingTheChipAllocates) {
   cfg::Config config = small_config();
   config.chip.wgps = 256;
   config.td.box_latency_cycles = 4000;
+  config.shader.waves_per_simd = 1;  // the harness builds no traversal shader: keep its share small
   config = cfg::parse_config(cfg::to_yaml(config), "large");
   const chip::MemoryEstimate estimate = chip::estimate_model_memory(config);
   const uint64_t before = resident_bytes();

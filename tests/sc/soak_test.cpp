@@ -130,6 +130,16 @@ cfg::Config draw_config(uint64_t seed) {
   c.dram.interleave_bytes = d.power(4, 20);
   c.dram.bandwidth_gb_per_s = d.number(0.001, 100000);
   c.dram.latency_ns = d.chance(0.2) ? 0.0 : d.number(1, 1000000);
+  c.shader.lanes_per_wave = d.chance(0.5) ? 32 : 64;
+  c.shader.simds_per_td = d.whole(1, 4);
+  c.shader.waves_per_simd = d.whole(1, 32);
+  c.shader.stack_entries = d.whole(1, 64);
+  c.shader.alu_instructions_per_iteration = d.whole(0, 100000);
+  c.bvh.quality = d.chance(0.5) ? "normal" : "high";
+  c.bvh.fp16_threshold = d.number(-1, 1000);
+  c.bvh.pack = d.chance(0.3) ? "single" : d.chance(0.5) ? "pairs" : "strips";
+  c.bvh.max_leaf_size = d.whole(1, 4);
+  c.bvh.split_budget = d.number(0, 4);
   meet_line_demands(c);
   return c;
 }

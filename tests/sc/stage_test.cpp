@@ -39,8 +39,11 @@ class FakeL0 : public mem::MemLevel {
 class RecordingClient : public WaveClient {
  public:
   std::vector<WaveResult> returned;
-  bool next_wave(uint32_t, uint64_t, WaveInstr&) override { return false; }
-  void wave_completed(uint32_t, WaveResult&& result) override { returned.push_back(std::move(result)); }
+  bool next_wave(uint32_t, uint64_t, WaveInstr&, uint64_t&) override { return false; }
+  bool wave_completed(uint32_t, WaveResult& result) override {
+    returned.push_back(std::move(result));
+    return true;
+  }
 };
 
 // A wave of `lanes` box lanes on nodes at units 2*k (k = lane).

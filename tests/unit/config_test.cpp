@@ -61,7 +61,19 @@ const std::string kValid =
     "  channels: 4\n"
     "  interleave_bytes: 256\n"
     "  bandwidth_gb_per_s: 64\n"
-    "  latency_ns: 300\n";
+    "  latency_ns: 300\n"
+    "shader:\n"
+    "  lanes_per_wave: 32\n"
+    "  simds_per_td: 2\n"
+    "  waves_per_simd: 16\n"
+    "  stack_entries: 16\n"
+    "  alu_instructions_per_iteration: 40\n"
+    "bvh:\n"
+    "  quality: normal\n"
+    "  fp16_threshold: 0.1\n"
+    "  pack: strips\n"
+    "  max_leaf_size: 1\n"
+    "  split_budget: 1\n";
 
 const char* const kFile = "configs/x.yaml";
 
@@ -221,7 +233,7 @@ TEST(ConfigShipped, EveryConsoleParameterNamesItsSource) {
       EXPECT_TRUE(sourced) << line;
       EXPECT_NE(comment.find('['), std::string::npos) << "no range: " << line;
     }
-    EXPECT_EQ(parameters, 34);  // every leaf key but chip.name
+    EXPECT_EQ(parameters, 44);  // every leaf key but chip.name
   }
 }
 
@@ -245,7 +257,8 @@ TEST(ConfigParse, ValidTextGivesEveryField) {
 TEST(ConfigParse, KeysMayComeInAnyOrderAndFlowStyle) {
   const std::string yaml = kValid.substr(0, kValid.find("dram:")) +
                            "dram: {latency_ns: 2.5e2, channels: 4,\n"
-                           "       interleave_bytes: 256, bandwidth_gb_per_s: 64}\n";
+                           "       interleave_bytes: 256, bandwidth_gb_per_s: 64}\n" +
+                           kValid.substr(kValid.find("shader:"));
   const Config c = parse_config(yaml, kFile);
   EXPECT_EQ(c.dram.latency_ns, 250.0);
   EXPECT_EQ(c.dram.channels, 4u);
@@ -393,14 +406,15 @@ TEST(ConfigError, EmptySectionIsReportedAtItsKey) {
   EXPECT_EQ(error_of(nested), at(line_of(nested, "  slice:"), 3,
                                  "l2.slice: expected a mapping with keys size_kib, ways, line_bytes, "
                                  "hit_latency_cycles, mshrs, bytes_per_clock (got null)"));
-  const std::string top = kValid.substr(0, kValid.find("dram:")) + "dram:\n";
+  const std::string top = kValid.substr(0, kValid.find("dram:")) + "dram:\n" + kValid.substr(kValid.find("shader:"));
   EXPECT_EQ(error_of(top), at(line_of(top, "dram:"), 1,
                               "dram: expected a mapping with keys channels, interleave_bytes, "
                               "bandwidth_gb_per_s, latency_ns (got null)"));
 }
 
 TEST(ConfigError, SequenceWhereAMappingIsExpected) {
-  std::string yaml = kValid.substr(0, kValid.find("dram:")) + "dram: [4, 256, 64, 300]\n";
+  std::string yaml =
+      kValid.substr(0, kValid.find("dram:")) + "dram: [4, 256, 64, 300]\n" + kValid.substr(kValid.find("shader:"));
   EXPECT_EQ(error_of(yaml), at(line_of(yaml, "dram:"), 7,
                                "dram: expected a mapping with keys channels, interleave_bytes, bandwidth_gb_per_s, "
                                "latency_ns (got a sequence)"));
@@ -483,14 +497,14 @@ TEST(ConfigError, MissingFileCannotBeOpened) {
 
 TEST(ConfigError, TopLevelMustBeOneMapping) {
   EXPECT_EQ(error_of("- chip\n- td\n"),
-            at(1, 1, "the top level must be a mapping with keys chip, td, l0, l1, l2, dram (got a sequence)"));
+            at(1, 1, "the top level must be a mapping with keys chip, td, l0, l1, l2, dram, shader, bvh (got a sequence)"));
   EXPECT_EQ(error_of("just words\n"),
-            at(1, 1, "the top level must be a mapping with keys chip, td, l0, l1, l2, dram (got 'just words')"));
+            at(1, 1, "the top level must be a mapping with keys chip, td, l0, l1, l2, dram, shader, bvh (got 'just words')"));
   const std::string two = kValid + "---\n" + kValid;
-  EXPECT_EQ(error_of(two), at(line_of(kValid, "  latency_ns:") + 1, 1,
+  EXPECT_EQ(error_of(two), at(line_of(kValid, "  split_budget:") + 1, 1,
                               "a second YAML document starts here (expected exactly one)"));
   // Trailing tokens after the document are not ignored.
-  EXPECT_EQ(error_of(kValid + "...\nchip: x\n"), at(line_of(kValid, "  latency_ns:") + 2, 1,
+  EXPECT_EQ(error_of(kValid + "...\nchip: x\n"), at(line_of(kValid, "  split_budget:") + 2, 1,
                                                    "a second YAML document starts here (expected exactly one)"));
 }
 
@@ -520,7 +534,7 @@ TEST(ConfigError, HugeTextIsRejectedBeforeParsing) {
 
 TEST(ConfigError, EmptyFileHoldsNoDocument) {
   const std::string expected =
-      std::string(kFile) + ": the file holds no YAML document (expected a mapping with keys chip, td, l0, l1, l2, dram)";
+      std::string(kFile) + ": the file holds no YAML document (expected a mapping with keys chip, td, l0, l1, l2, dram, shader, bvh)";
   EXPECT_EQ(error_of(""), expected);
   EXPECT_EQ(error_of("# only a comment\n\n"), expected);
 }

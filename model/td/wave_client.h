@@ -1,0 +1,33 @@
+// wave_client.h — the SIMDs' side of a TD: whoever issues wave instructions
+// to it and takes their results (vector files, microbenchmarks, the
+// traversal shader). Called from inside the chip's clocked process, in TD
+// order, so a client sees one deterministic sequence of calls.
+#pragma once
+
+#include <cstdint>
+
+#include "model/isa/wave.h"
+
+namespace td::timing {
+
+class WaveClient {
+ public:
+  static constexpr uint64_t kNever = UINT64_MAX;
+
+  virtual ~WaveClient() = default;
+
+  // The TD `td_index` has room for an instruction at `cycle`. Fill `out` and
+  // return true; or return false and set `retry_cycle` to the first cycle
+  // the client may have one (a wave still in its ALU work until then), or
+  // leave it kNever: then nothing comes until the chip is woken
+  // (Chip::wake), which every returned result also does.
+  virtual bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) = 0;
+
+  // All active lanes of an instruction are written: the results reach the
+  // wave at `result.complete_cycle`. Return false to refuse them this clock
+  // (the wave's registers are not free): the TD holds them, counts a stall
+  // and offers them again next clock; `result` is then left as it was.
+  virtual bool wave_completed(uint32_t td_index, WaveResult& result) = 0;
+};
+
+}  // namespace td::timing

@@ -1,0 +1,77 @@
+#include "tb/cli/common_options.h"
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "model/sim/debug.h"
+#include "tb/atomic_file.h"
+#include "tb/cli/unsigned_option.h"
+
+namespace td::tb::cli {
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+void refuse_if_given(const CLI::App* command, const std::string& flag, const std::string& reason) {
+  if (command->count(flag) > 0) throw UsageError(fmt::format("{} has no effect {}", flag, reason));
+}
+
+void add_stats_option(CLI::App* command, std::vector<std::string>& stats, const std::string& what) {
+  command->add_option("--stats", stats, what + " to FILE (.json or .csv); repeatable");
+}
+
+void check_stats_names(const std::vector<std::string>& stats) {
+  for (const std::string& path : stats)
+    if (!ends_with(path, ".json") && !ends_with(path, ".csv"))
+      throw UsageError(fmt::format("--stats {}: the file name must end in .json or .csv", path));
+}
+
+void write_stats(const std::vector<std::string>& paths, const sim::StatsRegistry& stats) {
+  for (const std::string& path : paths)
+    write_file_atomically(path, ends_with(path, ".json") ? stats.to_json() : stats.to_csv());
+}
+
+void add_trace_options(CLI::App* command, TraceOptions& trace) {
+  command->add_option("--trace", trace.path,
+                      "Write a waveform of the TD pipelines to FILE.vcd, or FILE.fst (compressed, via GTKWave's vcd2fst)");
+  command->add_option("--trace-start", trace.start, "First traced cycle")
+      ->check(unsigned_in(0, UINT64_MAX / 1000000))  // stays within VCD picoseconds at any clock
+      ->capture_default_str();
+  command->add_option("--trace-cycles", trace.cycles,
+                      fmt::format("Cycles to trace: N or 'all' (default {})", kDefaultTraceCycles));
+}
+
+void check_trace_options(const CLI::App* command, const TraceOptions& trace) {
+  if (trace.path.empty()) {
+    refuse_if_given(command, "--trace-start", "without --trace");
+    refuse_if_given(command, "--trace-cycles", "without --trace");
+    return;
+  }
+  check_trace_path(trace.path);
+  if (!trace.cycles.empty()) parse_trace_cycles(trace.cycles);
+}
+
+std::unique_ptr<TraceOutput> open_trace(const TraceOptions& trace, uint64_t period_ps) {
+  if (trace.path.empty()) return nullptr;
+  const uint64_t cycles = trace.cycles.empty() ? kDefaultTraceCycles : parse_trace_cycles(trace.cycles);
+  auto output = std::make_unique<TraceOutput>(trace.path, period_ps, trace.start, cycles);
+  std::cerr << fmt::format("trace: {} to {} (--trace-start, --trace-cycles N|all to change)\n",
+                           output->window_text(), trace.path);
+  return output;
+}
+
+void add_debug_option(CLI::App* command) {
+  command->add_option_function<std::string>(
+      "--debug",
+      [](const std::string& names) {
+        const std::string unknown = sim::enable_debug(names);
+        if (!unknown.empty())
+          throw CLI::ValidationError("--debug", fmt::format("unknown category '{}' (known: {})", unknown,
+                                                            sim::debug_category_names()));
+      },
+      fmt::format("Print debug lines of the named parts on stderr: {}", sim::debug_category_names()));
+}
+
+}  // namespace td::tb::cli

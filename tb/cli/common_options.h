@@ -1,0 +1,50 @@
+// common_options.h — the flags and rules every tdsim command shares: the one
+// rule for flags that would have no effect, --stats files, --trace with its
+// window, --debug. Errors are UsageError (exit 2), one line naming the flag.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/sim/stats.h"
+#include "tb/cli/trace_output.h"
+
+namespace td::tb::cli {
+
+// A flag combination that cannot mean what the user wants.
+class UsageError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+bool ends_with(const std::string& text, const std::string& suffix);
+
+// The one rule for flags that would do nothing: refuse them, saying why
+// ("--config has no effect with --engine ref (...)").
+void refuse_if_given(const CLI::App* command, const std::string& flag, const std::string& reason);
+
+// --stats FILE.json|FILE.csv (repeatable).
+void add_stats_option(CLI::App* command, std::vector<std::string>& stats, const std::string& what);
+void check_stats_names(const std::vector<std::string>& stats);
+void write_stats(const std::vector<std::string>& paths, const sim::StatsRegistry& stats);
+
+// --trace FILE.vcd|FILE.fst [--trace-start N] [--trace-cycles N|all].
+struct TraceOptions {
+  std::string path;
+  uint64_t start = 0;
+  std::string cycles;  // "all" or N; empty: kDefaultTraceCycles
+};
+void add_trace_options(CLI::App* command, TraceOptions& trace);
+void check_trace_options(const CLI::App* command, const TraceOptions& trace);
+// The trace file (nullptr without --trace); says on stderr which cycles it records.
+std::unique_ptr<TraceOutput> open_trace(const TraceOptions& trace, uint64_t period_ps);
+
+// --debug td,mem,chip: named debug lines on stderr (model/sim/debug.h).
+void add_debug_option(CLI::App* command);
+
+}  // namespace td::tb::cli

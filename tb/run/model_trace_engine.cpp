@@ -1,0 +1,52 @@
+#include "tb/run/model_trace_engine.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "model/chip/chip.h"
+#include "model/sim/interrupt.h"
+
+namespace td::run {
+
+namespace {
+
+// No progress of any kind for this long is a deadlock (every latency of a
+// valid config at its maximum adds up to far less).
+constexpr uint64_t kMaxQuietCycles = 50'000'000;
+
+}  // namespace
+
+ModelTraceEngine::ModelTraceEngine(const cfg::Config& config, const traversal::ShaderParams& shader,
+                                   sim::StatsRegistry& stats, sim::VcdWriter* vcd)
+    : config_(config), shader_params_(shader), stats_(stats), vcd_(vcd) {}
+
+ModelTraceEngine::~ModelTraceEngine() = default;
+
+uint64_t ModelTraceEngine::mismatches() const { return shader_ ? shader_->mismatches() : 0; }
+
+std::vector<std::string> ModelTraceEngine::mismatch_reports() const {
+  return shader_ ? shader_->mismatch_reports() : std::vector<std::string>{};
+}
+
+void ModelTraceEngine::trace(const scene::EncodedBvh& bvh, RaySource& source,
+                             const traversal::TraversalOptions& options, HitSink& sink) {
+  if (chip_) throw std::logic_error("model engine: one run per process (SystemC elaborates once)");
+  traversal::ShaderParams params = shader_params_;
+  params.stack_entries = options.stack_entries;
+  shader_ = std::make_unique<traversal::TraversalShader>(params, config_.td_count(), bvh, source, options.mode, sink,
+                                                         sim::StatGroup(stats_, "chip.shader"));
+  chip_ = std::make_unique<chip::Chip>("chip", config_, *shader_, stats_);
+  chip_->set_memory(bvh.memory);
+  if (vcd_) chip_->attach_trace(*vcd_);
+  chip_->wake_all();
+  const chip::RunOutcome outcome = chip_->run_until_idle([this] { return shader_->done(); }, kMaxQuietCycles);
+  chip_->finish_accounting();
+  cycles_ = chip_->end_cycle();
+  if (outcome == chip::RunOutcome::kInterrupted) throw sim::Interrupted();
+  if (outcome == chip::RunOutcome::kDeadlock)
+    throw std::runtime_error(fmt::format("timing model deadlock: nothing moved in {} cycles\n{}", kMaxQuietCycles,
+                                         chip_->deadlock_report()));
+}
+
+}  // namespace td::run

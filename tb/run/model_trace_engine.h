@@ -1,0 +1,49 @@
+// model_trace_engine.h — `tdsim run --engine model`: the SystemC chip of the
+// configuration, driven by the traversal shader (tb/traversal/
+// traversal_shader.h) as its wave client. One chip per process (SystemC
+// elaborates once), kept alive after the run so its statistics can be read.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/chip/config.h"
+#include "model/sim/stats.h"
+#include "model/sim/vcd_writer.h"
+#include "tb/run/trace_engine.h"
+#include "tb/traversal/traversal_shader.h"
+
+namespace td::chip {
+class Chip;
+}
+
+namespace td::run {
+
+class ModelTraceEngine final : public TraceEngine {
+ public:
+  // `vcd` may be null; `stats` must outlive the engine.
+  ModelTraceEngine(const cfg::Config& config, const traversal::ShaderParams& shader, sim::StatsRegistry& stats,
+                   sim::VcdWriter* vcd);
+  ~ModelTraceEngine() override;
+  std::string name() const override { return "model"; }
+  // Throws sim::Interrupted, or std::runtime_error on a deadlock (with the
+  // chip's report of what waits on what). Once per process.
+  void trace(const scene::EncodedBvh& bvh, RaySource& source, const traversal::TraversalOptions& options,
+             HitSink& sink) override;
+
+  uint64_t cycles() const { return cycles_; }
+  uint64_t mismatches() const;
+  std::vector<std::string> mismatch_reports() const;
+
+ private:
+  const cfg::Config config_;
+  const traversal::ShaderParams shader_params_;
+  sim::StatsRegistry& stats_;
+  sim::VcdWriter* vcd_;
+  std::unique_ptr<traversal::TraversalShader> shader_;
+  std::unique_ptr<chip::Chip> chip_;
+  uint64_t cycles_ = 0;
+};
+
+}  // namespace td::run

@@ -1,0 +1,178 @@
+#include "tb/traversal/traversal_shader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "model/ref/intersect.h"
+#include "tb/check.h"
+
+namespace td::traversal {
+
+namespace {
+
+constexpr size_t kRayBatch = 4096;  // rays read from the source at a time
+constexpr size_t kMaxMismatchReports = 20;
+
+}  // namespace
+
+TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, const scene::EncodedBvh& bvh,
+                                 run::RaySource& rays, HitMode mode, run::HitSink& sink, const sim::StatGroup& stats)
+    : params_(params),
+      bvh_(bvh),
+      rays_(rays),
+      options_{mode, params.stack_entries},
+      sink_(sink),
+      alu_cycles_per_iteration_(uint64_t{params.alu_instructions_per_iteration} * (params.lanes_per_wave / 32)),
+      waves_(size_t{td_count} * params.simds_per_td * params.waves_per_simd),
+      simd_free_cycle_(size_t{td_count} * params.simds_per_td, 0),
+      waves_launched_(stats.counter("waves", "waves", "waves launched (each traces up to lanes_per_wave rays)")),
+      rays_finished_(stats.counter("rays", "rays", "rays whose walk ended and whose hit was delivered")),
+      instructions_(stats.counter("instructions", "instructions", "image_bvh_intersect_ray issued to the TDs")),
+      lanes_issued_(stats.counter("lanes_issued", "lanes", "lanes of the instructions issued (EXEC on or off)")),
+      active_lanes_issued_(stats.counter("active_lanes_issued", "lanes", "lanes issued with EXEC on (a live ray)")),
+      alu_busy_cycles_(stats.counter("alu_busy_cycles", "SIMD-cycles", "SIMD clocks spent on traversal-loop ALU work")),
+      ready_wait_cycles_(stats.counter("ready_wait_cycles", "wave-cycles",
+                                       "a wave's instruction was ready but the TD had no room for it")),
+      td_wait_cycles_(stats.counter("td_wait_cycles", "wave-cycles",
+                                    "a wave waited for its instruction's results from the TD")) {
+  if (params_.lanes_per_wave != 32 && params_.lanes_per_wave != 64)
+    throw std::invalid_argument("shader: lanes_per_wave must be 32 or 64");
+  for (Wave& wave : waves_) {
+    wave.lanes.resize(params_.lanes_per_wave);
+    wave.rays.resize(params_.lanes_per_wave);
+    wave.ray_index.resize(params_.lanes_per_wave);
+    wave.live.assign(params_.lanes_per_wave, false);
+  }
+  const sim::Counter* lanes = &lanes_issued_;
+  const sim::Counter* active = &active_lanes_issued_;
+  stats.formula("lane_utilisation", "fraction", "active lanes / lanes issued (SIMD divergence)", [lanes, active] {
+    return lanes->value() ? static_cast<double>(active->value()) / lanes->value() : 0.0;
+  });
+}
+
+// Fills a wave's lanes with the next rays; its first iteration's ALU work
+// starts at `cycle`.
+bool TraversalShader::launch(size_t index, uint64_t cycle) {
+  Wave& wave = waves_[index];
+  wave.live_lanes = 0;
+  for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
+    wave.live[lane] = false;
+    if (ray_buffer_next_ == ray_buffer_.size() && !rays_exhausted_) {
+      ray_buffer_.clear();
+      ray_buffer_next_ = 0;
+      if (rays_.read(ray_buffer_, kRayBatch) == 0) rays_exhausted_ = true;
+    }
+    if (ray_buffer_next_ == ray_buffer_.size()) break;
+    wave.rays[lane] = ray_buffer_[ray_buffer_next_++];
+    wave.ray_index[lane] = next_ray_++;
+    wave.lanes[lane].start(bvh_, wave.rays[lane], options_);
+    if (wave.lanes[lane].done()) {  // a ray that cannot hit (NaN, Inf operand): no instruction
+      sink_.deliver(run::TracedRay{wave.ray_index[lane], wave.rays[lane], wave.lanes[lane].hit(),
+                                   wave.lanes[lane].counters()});
+      rays_finished_.add(1);
+      continue;
+    }
+    wave.live[lane] = true;
+    ++wave.live_lanes;
+  }
+  if (wave.live_lanes == 0) {
+    wave.state = WaveState::kEmpty;
+    return !rays_exhausted_ || ray_buffer_next_ < ray_buffer_.size();
+  }
+  waves_launched_.add(1);
+  ++live_waves_;
+  run_alu(index, cycle);
+  return true;
+}
+
+void TraversalShader::run_alu(size_t index, uint64_t from_cycle) {
+  Wave& wave = waves_[index];
+  uint64_t& simd_free = simd_free_cycle_[simd_of(index)];
+  const uint64_t start = std::max(from_cycle, simd_free);
+  simd_free = start + alu_cycles_per_iteration_;
+  alu_busy_cycles_.add(alu_cycles_per_iteration_);
+  wave.state = WaveState::kAlu;
+  wave.ready_cycle = simd_free;
+}
+
+bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) {
+  const size_t first = first_wave(td_index), last = first + waves_per_td();
+  // Empty slots take new rays: a wave starts as soon as a slot is free.
+  for (size_t w = first; w < last; ++w)
+    if (waves_[w].state == WaveState::kEmpty && !launch(w, cycle)) break;
+  // The oldest ready wave issues (ties: the lowest slot).
+  size_t chosen = last;
+  retry_cycle = kNever;
+  for (size_t w = first; w < last; ++w) {
+    if (waves_[w].state != WaveState::kAlu) continue;
+    if (waves_[w].ready_cycle > cycle) {
+      retry_cycle = std::min(retry_cycle, waves_[w].ready_cycle);
+      continue;
+    }
+    if (chosen == last || waves_[w].ready_cycle < waves_[chosen].ready_cycle) chosen = w;
+  }
+  if (chosen == last) return false;
+  Wave& wave = waves_[chosen];
+  ready_wait_cycles_.add(cycle - wave.ready_cycle);
+  out = WaveInstr{};
+  out.id = next_id_++;
+  out.descriptor = bvh_.descriptor;
+  out.lanes.resize(params_.lanes_per_wave);
+  for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
+    if (wave.live[lane]) {
+      out.lanes[lane] = wave.lanes[lane].next_instruction();
+    } else {
+      out.lanes[lane] = LaneInput{};
+      out.lanes[lane].exec = false;
+    }
+  }
+  instructions_.add(1);
+  lanes_issued_.add(params_.lanes_per_wave);
+  active_lanes_issued_.add(wave.live_lanes);
+  wave.state = WaveState::kIssued;
+  wave.ready_cycle = cycle;  // now: when it was issued
+  issued_.emplace(out.id, chosen);
+  return true;
+}
+
+void TraversalShader::check_lane(const LaneInput& lane, const LaneResult& result, uint64_t instr_id,
+                                 size_t lane_index) {
+  const LaneResult expected = ref::intersect(bvh_.descriptor, lane, bvh_.memory);
+  if (result.same_value(expected)) return;
+  ++mismatches_;
+  if (mismatch_reports_.size() < kMaxMismatchReports)
+    mismatch_reports_.push_back(fmt::format("instruction {} lane {}: reference {} model {}", instr_id, lane_index,
+                                            tb::format_result(expected), tb::format_result(result)));
+}
+
+bool TraversalShader::wave_completed(uint32_t /*td_index*/, WaveResult& result) {
+  const auto it = issued_.find(result.id);
+  if (it == issued_.end()) throw std::logic_error(fmt::format("shader: result for unknown instruction {}", result.id));
+  const size_t index = it->second;
+  issued_.erase(it);
+  Wave& wave = waves_[index];
+  td_wait_cycles_.add(result.complete_cycle - wave.ready_cycle);
+  for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
+    if (!wave.live[lane]) continue;
+    RayTraversal& walk = wave.lanes[lane];
+    check_lane(walk.next_instruction(), result.lanes[lane], result.id, lane);
+    walk.consume(result.lanes[lane]);
+    if (!walk.done()) continue;
+    wave.live[lane] = false;
+    --wave.live_lanes;
+    sink_.deliver(run::TracedRay{wave.ray_index[lane], wave.rays[lane], walk.hit(), walk.counters()});
+    rays_finished_.add(1);
+  }
+  if (wave.live_lanes > 0) {
+    run_alu(index, result.complete_cycle);
+    return true;
+  }
+  // The wave ends; its slot starts the next one when the TD next asks.
+  wave.state = WaveState::kEmpty;
+  --live_waves_;
+  return true;
+}
+
+}  // namespace td::traversal

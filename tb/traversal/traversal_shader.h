@@ -1,0 +1,103 @@
+// traversal_shader.h — the shader side of ray tracing on the timing model:
+// the SIMDs of each TD's compute unit running an inline traversal loop
+// (XDXR's short-stack traversal, seeds 001) over wave32 or wave64 waves.
+//
+// Each TD serves `simds_per_td` SIMDs holding up to `waves_per_simd` waves
+// (occupancy). A wave takes the next `lanes_per_wave` rays of the stream and
+// loops: ALU work (`alu_instructions_per_iteration`, one instruction per
+// clock per wave32 on its SIMD, two for wave64, waves on one SIMD taking
+// turns), then one image_bvh_intersect_ray for its live lanes (EXEC clear
+// for finished ones) to its TD, then wait for the results. Each lane walks
+// its ray with a RayTraversal (short stack in LDS, restart trail); a lane
+// whose walk ends hands its ray to the hit sink; a wave whose lanes are all
+// done ends, and its slot starts a new wave while rays remain. This is a
+// WaveClient: the chip calls it, in TD order, from its clocked process.
+//
+// Every result is checked against the golden reference on the same lane and
+// memory before the traversal consumes it, so a timed run's hits are the
+// functional engine's hits or a mismatch is reported.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/sim/stats.h"
+#include "model/td/wave_client.h"
+#include "tb/run/hit_sink.h"
+#include "tb/run/ray_source.h"
+#include "tb/scene/encoded_bvh.h"
+#include "tb/traversal/ray_traversal.h"
+
+namespace td::traversal {
+
+struct ShaderParams {
+  uint32_t lanes_per_wave = 32;                // 32 or 64
+  uint32_t simds_per_td = 2;                   // a TD per compute unit, two SIMD32 per CU
+  uint32_t waves_per_simd = 16;                // occupancy
+  uint32_t stack_entries = 16;                 // per lane, in LDS
+  uint32_t alu_instructions_per_iteration = 40;
+};
+
+class TraversalShader final : public timing::WaveClient {
+ public:
+  TraversalShader(const ShaderParams& params, uint32_t td_count, const scene::EncodedBvh& bvh,
+                  run::RaySource& rays, HitMode mode, run::HitSink& sink, const sim::StatGroup& stats);
+
+  bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) override;
+  bool wave_completed(uint32_t td_index, WaveResult& result) override;
+
+  // Every ray traced and delivered; no wave alive.
+  bool done() const { return rays_exhausted_ && live_waves_ == 0; }
+  uint64_t mismatches() const { return mismatches_; }
+  const std::vector<std::string>& mismatch_reports() const { return mismatch_reports_; }
+
+ private:
+  enum class WaveState : uint8_t { kEmpty, kAlu, kIssued };
+  struct Wave {
+    WaveState state = WaveState::kEmpty;
+    uint64_t ready_cycle = 0;  // kAlu: its instruction is ready from this cycle
+    std::vector<RayTraversal> lanes;
+    std::vector<scene::SceneRay> rays;
+    std::vector<uint64_t> ray_index;
+    std::vector<bool> live;    // lane holds a ray still being walked
+    uint32_t live_lanes = 0;
+  };
+
+  uint32_t simd_of(size_t wave) const { return static_cast<uint32_t>(wave / params_.waves_per_simd); }
+  size_t first_wave(uint32_t td) const { return size_t{td} * params_.simds_per_td * params_.waves_per_simd; }
+  size_t waves_per_td() const { return size_t{params_.simds_per_td} * params_.waves_per_simd; }
+  bool launch(size_t wave, uint64_t cycle);  // false: no rays left
+  void run_alu(size_t wave, uint64_t from_cycle);
+  void check_lane(const LaneInput& lane, const LaneResult& result, uint64_t instr_id, size_t lane_index);
+
+  const ShaderParams params_;
+  const scene::EncodedBvh& bvh_;
+  run::RaySource& rays_;
+  const TraversalOptions options_;
+  run::HitSink& sink_;
+  uint64_t alu_cycles_per_iteration_;
+  std::vector<Wave> waves_;
+  std::vector<uint64_t> simd_free_cycle_;  // per (TD, SIMD): its ALU is busy until then
+  std::unordered_map<uint64_t, size_t> issued_;  // instruction id -> wave
+  uint64_t next_id_ = 1;
+  uint64_t next_ray_ = 0;
+  std::vector<scene::SceneRay> ray_buffer_;
+  size_t ray_buffer_next_ = 0;
+  bool rays_exhausted_ = false;
+  uint32_t live_waves_ = 0;
+  uint64_t mismatches_ = 0;
+  std::vector<std::string> mismatch_reports_;
+
+  sim::Counter& waves_launched_;
+  sim::Counter& rays_finished_;
+  sim::Counter& instructions_;
+  sim::Counter& lanes_issued_;
+  sim::Counter& active_lanes_issued_;
+  sim::Counter& alu_busy_cycles_;
+  sim::Counter& ready_wait_cycles_;
+  sim::Counter& td_wait_cycles_;
+};
+
+}  // namespace td::traversal

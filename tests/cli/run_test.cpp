@@ -1,0 +1,117 @@
+// `tdsim run` end to end: the functional and model engines give the same
+// hits, threads do not change the output, reports and pictures are written,
+// bad meshes, ray files and flag combinations are refused with exit 2.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/cli/cli_runner.h"
+
+namespace {
+
+using namespace tdsim_cli;
+using RunCommand = CliTest;
+
+const std::string kMesh = std::string(TDSIM_SOURCE_DIR) + "/tests/data/sphere_and_sheet.off";
+// A small frame of the default scene on the small chip: a second or so.
+const std::string kSmallRun = "run --config " + kSmallConfig + " --width 48 --height 27";
+
+TEST_F(RunCommand, ModelAndFunctionalEnginesGiveIdenticalHits) {
+  for (const char* rays : {"primary", "shadow", "diffuse"}) {
+    const fs::path model = dir_ / (std::string(rays) + ".model.csv"), functional = dir_ / (std::string(rays) + ".f.csv");
+    const std::string base = kSmallRun + " --rays " + rays + " --hits-out ";
+    const RunResult timed = run_tdsim(base + model.string());
+    ASSERT_EQ(timed.exit_code, 0) << timed.output;
+    EXPECT_NE(timed.output.find("simulated: "), std::string::npos) << timed.output;
+    const RunResult reference = run_tdsim(base + functional.string() + " --engine functional -j 2");
+    ASSERT_EQ(reference.exit_code, 0) << reference.output;
+    const std::string hits = read_file(functional);
+    EXPECT_GT(hits.size(), 100u);
+    EXPECT_EQ(read_file(model), hits) << rays;
+  }
+}
+
+TEST_F(RunCommand, HitsDoNotDependOnTheThreadCount) {
+  std::string hits[2];
+  for (int threads = 1; threads <= 2; ++threads) {
+    const fs::path file = dir_ / ("h" + std::to_string(threads) + ".csv");
+    const RunResult result = run_tdsim(kSmallRun + " --engine functional --rays ao --hits-out " + file.string() +
+                                       " -j " + std::to_string(threads));
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    hits[threads - 1] = read_file(file);
+  }
+  EXPECT_EQ(hits[0].rfind("ray,hit,t,prim,u,v\n", 0), 0u);
+  EXPECT_EQ(hits[0], hits[1]);
+}
+
+TEST_F(RunCommand, SameConfigAndSeedGiveIdenticalStats) {
+  std::string stats[2];
+  for (int run = 0; run < 2; ++run) {
+    const fs::path file = dir_ / ("s" + std::to_string(run) + ".json");
+    const RunResult result = run_tdsim(kSmallRun + " --scene " + kMesh + " --stats " + file.string());
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    stats[run] = read_file(file);
+  }
+  EXPECT_NE(stats[0].find("\"chip.shader.rays\""), std::string::npos);
+  EXPECT_EQ(stats[0], stats[1]);
+}
+
+TEST_F(RunCommand, ReportPictureAndCsvAreWritten) {
+  const fs::path json = dir_ / "out" / "r.json", png = dir_ / "out" / "r.png", csv = dir_ / "r.csv";
+  const RunResult result = run_tdsim(kSmallRun + " --report " + json.string() + " --image " + png.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string report = read_file(json);
+  for (const char* key : {"\"cycles\"", "\"rays_per_s\"", "\"box_tests_per_s\"", "\"tri_tests_per_s\"",
+                          "\"box_peak_per_s\"", "\"td_utilisation\"", "\"stalls\"", "\"caches\"", "\"bvh\"",
+                          "\"bytes_per_triangle\"", "\"wall_s\""})
+    EXPECT_NE(report.find(key), std::string::npos) << key;
+  EXPECT_EQ(read_file(png).substr(1, 3), "PNG");
+  ASSERT_EQ(run_tdsim(kSmallRun + " --engine functional --report " + csv.string()).exit_code, 0);
+  EXPECT_EQ(read_file(csv).rfind("name,unit,value\n", 0), 0u);
+  EXPECT_TRUE(temp_files().empty());
+}
+
+TEST_F(RunCommand, RaysFromAFileAreTracedAndBadLinesNamed) {
+  const fs::path rays = write("rays.csv", "ox,oy,oz,dx,dy,dz,tmax\n0,0,5,0,0,-1,inf\n0,0,5,0,0,1,100\n");
+  const fs::path hits = dir_ / "hits.csv";
+  const RunResult result =
+      run_tdsim("run --config " + kSmallConfig + " --scene " + kMesh + " --rays-in " + rays.string() + " --hits-out " +
+                hits.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("rays: 2 traced"), std::string::npos) << result.output;
+  EXPECT_NE(read_file(hits).find("\n1,0,inf,-1,0,0\n"), std::string::npos) << read_file(hits);
+  const fs::path bad = write("bad.csv", "ox,oy,oz,dx,dy,dz,tmax\n0,0,5,0,0,-1,inf\n0,0,5,abc,0,1,100\n");
+  const RunResult refused = run_tdsim("run --config " + kSmallConfig + " --scene " + kMesh + " --rays-in " + bad.string());
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find(bad.string() + ":3: dx"), std::string::npos) << refused.output;
+}
+
+TEST_F(RunCommand, BadMeshesExitTwoNamingTheFile) {
+  const std::string missing = (dir_ / "none.obj").string();
+  const RunResult absent = run_tdsim("run --config " + kSmallConfig + " --scene " + missing);
+  EXPECT_EQ(absent.exit_code, 2);
+  EXPECT_NE(absent.output.find(missing), std::string::npos) << absent.output;
+  const fs::path empty = write("empty.obj", "# nothing\n");
+  const RunResult nothing = run_tdsim("run --config " + kSmallConfig + " --scene " + empty.string());
+  EXPECT_EQ(nothing.exit_code, 2);
+  EXPECT_NE(nothing.output.find(empty.string()), std::string::npos) << nothing.output;
+}
+
+TEST_F(RunCommand, FlagsWithoutEffectAreRefused) {
+  const struct {
+    std::string arguments, reason;
+  } cases[] = {
+      {kSmallRun + " -j 2", "--threads has no effect with --engine model"},
+      {kSmallRun + " --engine functional --stats s.json", "--stats has no effect with --engine functional"},
+      {kSmallRun + " --rays shadow --image p.png", "--image has no effect without primary rays"},
+      {kSmallRun + " --ao-rays 3", "--ao-rays has no effect without --rays ao"},
+      {kSmallRun + " --report r.txt", "--report r.txt: the file name must end in .json or .csv"},
+  };
+  for (const auto& c : cases) {
+    const RunResult result = run_tdsim(c.arguments);
+    EXPECT_EQ(result.exit_code, 2) << c.arguments << "\n" << result.output;
+    EXPECT_NE(result.output.find(c.reason), std::string::npos) << c.arguments << "\n" << result.output;
+  }
+}
+
+}  // namespace
