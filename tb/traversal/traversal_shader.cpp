@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/chip/model_memory.h"
 #include "model/ref/intersect.h"
 #include "tb/check.h"
 
@@ -14,6 +15,10 @@ namespace {
 
 constexpr size_t kRayBatch = 4096;  // rays read from the source at a time
 constexpr size_t kMaxMismatchReports = 20;
+
+// The configuration's memory estimate counts a shader lane at this bound.
+static_assert(sizeof(RayTraversal) + sizeof(scene::SceneRay) + sizeof(uint64_t) + 1 <= chip::kShaderLaneBytes,
+              "a shader lane outgrew chip::kShaderLaneBytes: raise it");
 
 }  // namespace
 

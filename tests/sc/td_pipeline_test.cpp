@@ -245,3 +245,31 @@ TEST(TdPipeline, SameInputsGiveTheSameCyclesAndResults) {
 
 }  // namespace
 }  // namespace td::test
+
+namespace td::test {
+namespace {
+
+// Back-pressure on results (MatchLib's stall-injecting sink): the wave
+// refuses its results on a third of the clocks they are offered. Every
+// instruction still returns once, in acceptance order, with the reference's
+// results, and the refused clocks are counted.
+TEST(TdPipeline, RefusedResultsAreHeldInOrderAndOfferedAgain) {
+  Harness h(small_config());
+  h.write_nodes(64);
+  h.feeder.refuse_results(33, 7);
+  std::map<uint32_t, uint64_t> last_id;
+  bool in_order = true;
+  h.feeder.set_completion([&](uint32_t td, const WaveInstr& instr, const WaveResult&) {
+    in_order = in_order && instr.id > last_id[td];
+    last_id[td] = instr.id;
+  });
+  for (uint32_t w = 0; w < 24; ++w) h.feeder.push(w % 2, mixed_wave(w % 3 ? 64 : 32, w * 3, 64));
+  h.run();
+  expect_all_returned_correctly(h, 24);
+  EXPECT_TRUE(in_order);
+  EXPECT_GT(h.feeder.results_refused(), 0u);
+  EXPECT_EQ(h.td_stat("stall_result_refused"), static_cast<double>(h.feeder.results_refused()));
+}
+
+}  // namespace
+}  // namespace td::test
