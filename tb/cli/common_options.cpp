@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "model/sim/debug.h"
-#include "tb/atomic_file.h"
+#include "tb/common/atomic_file.h"
 #include "tb/cli/unsigned_option.h"
 
 namespace td::tb::cli {

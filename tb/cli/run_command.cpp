@@ -11,7 +11,7 @@
 
 #include "model/chip/config.h"
 #include "model/sim/interrupt.h"
-#include "tb/atomic_file.h"
+#include "tb/common/atomic_file.h"
 #include "tb/cli/output_paths.h"
 #include "tb/cli/unsigned_option.h"
 #include "tb/report/trace_picture.h"

@@ -22,17 +22,17 @@
 #include "model/sim/interrupt.h"
 #include "model/sim/output_file.h"
 #include "model/sim/stats.h"
-#include "tb/atomic_file.h"
-#include "tb/check.h"
+#include "tb/common/atomic_file.h"
+#include "tb/vectors/check.h"
 #include "tb/cli/common_options.h"
 #include "tb/cli/output_paths.h"
 #include "tb/cli/run_command.h"
 #include "tb/cli/trace_output.h"
 #include "tb/cli/unsigned_option.h"
-#include "tb/engine.h"
-#include "tb/microbench.h"
-#include "tb/tdv.h"
-#include "tb/vector_gen.h"
+#include "tb/engines/engine.h"
+#include "tb/microbench/microbench.h"
+#include "tb/vectors/tdv.h"
+#include "tb/vectors/vector_gen.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <utility>
 
-#include "tb/rng.h"
+#include "tb/common/rng.h"
 
 namespace td::scene {
 

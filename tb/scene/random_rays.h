@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "model/isa/node.h"
-#include "tb/rng.h"
+#include "tb/common/rng.h"
 #include "tb/scene/scene_ray.h"
 
 namespace td::scene {

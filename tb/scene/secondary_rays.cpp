@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "model/isa/fp32.h"
-#include "tb/rng.h"
+#include "tb/common/rng.h"
 #include "tb/scene/random_rays.h"
 #include "tb/scene/vec_math.h"
 

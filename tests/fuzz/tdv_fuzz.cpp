@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "model/ref/intersect.h"
-#include "tb/tdv.h"
+#include "tb/vectors/tdv.h"
 
 namespace {
 

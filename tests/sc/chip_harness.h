@@ -14,7 +14,7 @@
 #include "model/chip/config.h"
 #include "model/isa/fp32.h"
 #include "model/isa/memory_image.h"
-#include "tb/wave_feeder.h"
+#include "tb/engines/wave_feeder.h"
 
 namespace td::test {
 

@@ -4,9 +4,9 @@
 
 #include <sstream>
 
-#include "tb/check.h"
-#include "tb/engine.h"
-#include "tb/tdv.h"
+#include "tb/vectors/check.h"
+#include "tb/engines/engine.h"
+#include "tb/vectors/tdv.h"
 
 namespace td::tb {
 namespace {

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "model/sim/stats.h"
-#include "tb/microbench.h"
+#include "tb/microbench/microbench.h"
 #include "tests/sc/chip_harness.h"
 
 namespace td::test {

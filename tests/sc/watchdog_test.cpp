@@ -10,7 +10,7 @@
 #include <string>
 
 #include "model/sim/interrupt.h"
-#include "tb/microbench.h"
+#include "tb/microbench/microbench.h"
 #include "tests/sc/chip_harness.h"
 
 namespace td::test {

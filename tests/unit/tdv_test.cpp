@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "tb/tdv.h"
+#include "tb/vectors/tdv.h"
 
 namespace td::tb {
 namespace {

@@ -14,8 +14,8 @@
 
 #include "model/isa/descriptor.h"
 #include "model/isa/fp32.h"
-#include "tb/tdv.h"
-#include "tb/vector_gen.h"
+#include "tb/vectors/tdv.h"
+#include "tb/vectors/vector_gen.h"
 
 namespace td::tb {
 namespace {

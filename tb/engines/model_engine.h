@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "model/chip/config.h"
-#include "tb/engine.h"
+#include "tb/engines/engine.h"
 
 namespace td::tb {
 

@@ -1,8 +1,8 @@
-#include "tb/engine.h"
+#include "tb/engines/engine.h"
 
 #include "model/chip/config.h"
 #include "model/ref/intersect.h"
-#include "tb/model_engine.h"
+#include "tb/engines/model_engine.h"
 
 namespace td::tb {
 

@@ -13,7 +13,7 @@
 #include "model/isa/memory_image.h"
 #include "model/isa/wave.h"
 #include "model/td/td_types.h"
-#include "tb/scoreboard.h"
+#include "tb/engines/scoreboard.h"
 
 namespace td::tb {
 

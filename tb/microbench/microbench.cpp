@@ -1,4 +1,4 @@
-#include "tb/microbench.h"
+#include "tb/microbench/microbench.h"
 
 #include <fmt/format.h>
 
@@ -13,8 +13,8 @@
 #include "model/sim/interrupt.h"
 #include "model/sim/json.h"
 #include "model/ref/intersect.h"
-#include "tb/rng.h"
-#include "tb/wave_feeder.h"
+#include "tb/common/rng.h"
+#include "tb/engines/wave_feeder.h"
 
 namespace td::tb {
 

@@ -1,9 +1,9 @@
-#include "tb/scoreboard.h"
+#include "tb/engines/scoreboard.h"
 
 #include <fmt/format.h>
 
 #include "model/ref/intersect.h"
-#include "tb/check.h"
+#include "tb/vectors/check.h"
 
 namespace td::tb {
 

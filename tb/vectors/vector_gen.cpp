@@ -1,4 +1,4 @@
-#include "tb/vector_gen.h"
+#include "tb/vectors/vector_gen.h"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include "model/isa/fp32.h"
 #include "model/isa/half.h"
 #include "model/ref/intersect.h"
-#include "tb/rng.h"
+#include "tb/common/rng.h"
 
 namespace td::tb {
 

@@ -10,7 +10,7 @@
 
 #include "model/isa/lane.h"
 #include "model/sim/stats.h"
-#include "tb/tdv.h"
+#include "tb/vectors/tdv.h"
 
 namespace td::tb {
 

@@ -1,4 +1,4 @@
-#include "tb/atomic_file.h"
+#include "tb/common/atomic_file.h"
 
 #include "model/sim/output_file.h"
 

@@ -1,4 +1,4 @@
-#include "tb/tdv.h"
+#include "tb/vectors/tdv.h"
 
 #include <fmt/format.h>
 

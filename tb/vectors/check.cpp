@@ -1,4 +1,4 @@
-#include "tb/check.h"
+#include "tb/vectors/check.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "tb/model_engine.h"
+#include "tb/engines/model_engine.h"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include "model/chip/chip.h"
 #include "model/ref/intersect.h"
 #include "model/sim/interrupt.h"
-#include "tb/wave_feeder.h"
+#include "tb/engines/wave_feeder.h"
 
 namespace td::tb {
 

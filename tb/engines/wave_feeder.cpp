@@ -1,6 +1,6 @@
-#include "tb/wave_feeder.h"
+#include "tb/engines/wave_feeder.h"
 
-#include "tb/rng.h"
+#include "tb/common/rng.h"
 
 #include <fmt/format.h>
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "tb/engine.h"
-#include "tb/tdv.h"
+#include "tb/engines/engine.h"
+#include "tb/vectors/tdv.h"
 
 namespace td::tb {
 

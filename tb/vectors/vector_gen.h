@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "tb/rng.h"
-#include "tb/tdv.h"
+#include "tb/common/rng.h"
+#include "tb/vectors/tdv.h"
 
 namespace td::tb {
 
