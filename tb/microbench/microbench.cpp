@@ -11,15 +11,13 @@
 #include "model/chip/chip.h"
 #include "model/isa/fp32.h"
 #include "model/sim/interrupt.h"
-#include "model/sim/json.h"
+#include "model/sim/json_writer.h"
 #include "model/ref/intersect.h"
 #include "tb/common/rng.h"
 #include "tb/engines/wave_feeder.h"
 
 namespace td::tb {
 
-using sim::json_number;
-using sim::json_string;
 
 namespace {
 
@@ -476,13 +474,21 @@ std::string format_speed_report(const SpeedReport& r) {
 }
 
 std::string speed_report_json(const SpeedReport& r) {
-  return fmt::format(
-      "{{\n  \"chip\": {},\n  \"effective_config\": {},\n  \"tds\": {},\n  \"scoreboard\": {},\n  \"lanes\": {},\n"
-      "  \"cycles\": {},\n"
-      "  \"model_wall_s\": {},\n  \"model_lane_tests_per_s\": {},\n  \"reference_wall_s\": {},\n"
-      "  \"reference_lane_tests_per_s\": {},\n  \"model_to_reference\": {}\n}}\n",
-      json_string(r.chip_name), json_string(r.effective_config), r.tds, r.scoreboard, r.lanes, r.cycles, r.model_wall_s, r.model_lanes_per_s(),
-      r.reference_wall_s, r.reference_lanes_per_s(), r.model_lanes_per_s() / r.reference_lanes_per_s());
+  sim::JsonWriter json;
+  json.begin_object();
+  json.key("chip").value(r.chip_name);
+  json.key("effective_config").value(r.effective_config);
+  json.key("tds").value(r.tds);
+  json.key("scoreboard").value(r.scoreboard);
+  json.key("lanes").value(r.lanes);
+  json.key("cycles").value(r.cycles);
+  json.key("model_wall_s").value(r.model_wall_s);
+  json.key("model_lane_tests_per_s").value(r.model_lanes_per_s());
+  json.key("reference_wall_s").value(r.reference_wall_s);
+  json.key("reference_lane_tests_per_s").value(r.reference_lanes_per_s());
+  json.key("model_to_reference").value(r.model_lanes_per_s() / r.reference_lanes_per_s());
+  json.end_object();
+  return json.text();
 }
 
 namespace {
@@ -568,10 +574,14 @@ std::string format_report(const MicrobenchReport& r) {
 }
 
 std::string report_json(const MicrobenchReport& r) {
-  std::string out = "{\n";
-  out += fmt::format("  \"chip\": {},\n  \"config\": {},\n  \"effective_config\": {},\n  \"tds\": {},\n",
-                     json_string(r.chip_name), json_string(r.config_source), json_string(r.effective_config), r.tds);
-  out += fmt::format("  \"clock_mhz\": {},\n", r.clock_mhz);
+  sim::JsonWriter json;
+  json.begin_object();
+  json.key("chip").value(r.chip_name);
+  json.key("config").value(r.config_source);
+  json.key("effective_config").value(r.effective_config);
+  json.key("tds").value(r.tds);
+  json.key("clock_mhz").value(r.clock_mhz);
+  json.key("partial").value(r.partial);
   // Rate keys: box_* (FP16 nodes, the headline), box32_* (FP32 nodes), tri_*.
   const struct {
     const char* phase;
@@ -580,31 +590,44 @@ std::string report_json(const MicrobenchReport& r) {
   for (const auto& entry : kRateKeys) {
     const RateResult* rate = r.rate(entry.phase);
     if (!rate) continue;
-    out += fmt::format(
-        "  \"{0}_tests_per_s\": {1},\n  \"{0}_tests_per_s_with_fill\": {2},\n  \"{0}_peak_per_s\": {3},\n"
-        "  \"{0}_cycles\": {4},\n",
-        entry.key, rate->tests_per_s, rate->with_fill_per_s, rate->peak_per_s, rate->cycles);
+    const std::string key = entry.key;
+    json.key(key + "_tests_per_s").value(rate->tests_per_s);
+    json.key(key + "_tests_per_s_with_fill").value(rate->with_fill_per_s);
+    json.key(key + "_peak_per_s").value(rate->peak_per_s);
+    json.key(key + "_cycles").value(rate->cycles);
   }
-  out += "  \"latency_cycles\": {";
-  for (size_t i = 0; i < r.latencies.size(); ++i)
-    out += fmt::format("{}\"{}\": {}", i ? ", " : "", r.latencies[i].level, r.latencies[i].cycles);
-  out += "},\n  \"bandwidth\": [";
-  for (size_t i = 0; i < r.bandwidth.size(); ++i) {
-    const BandwidthResult& b = r.bandwidth[i];
-    out += fmt::format(
-        "{}\n    {{\"fits\": \"{}\", \"working_set_bytes\": {}, \"box_tests_per_s\": {}, "
-        "\"fraction_of_peak\": {}, \"l0_hit_rate\": {}, \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, "
-        "\"l0_port_busy\": {}, \"l1_port_busy\": {}, \"l2_port_busy\": {}, \"dram_bandwidth_busy\": {}, "
-        "\"l0_mshr_full\": {}, \"l1_mshr_full\": {}, \"l2_mshr_full\": {}, \"limited_by\": {}, \"cycles\": {}}}",
-        i ? "," : "", b.bound, b.working_set_bytes, b.box_tests_per_s, b.fraction_of_peak,
-        json_number(b.l0_hit_rate), json_number(b.l1_hit_rate), json_number(b.l2_hit_rate), json_number(b.l0_port),
-        json_number(b.l1_port), json_number(b.l2_port), json_number(b.dram_bandwidth), b.l0_mshr_full,
-        b.l1_mshr_full, b.l2_mshr_full, json_string(b.limited_by), b.cycles);
+  json.key("latency_cycles").begin_object();
+  for (const LatencyResult& latency : r.latencies) json.key(latency.level).value(latency.cycles);
+  json.end_object();
+  json.key("bandwidth").begin_array();
+  for (const BandwidthResult& b : r.bandwidth) {
+    json.begin_object();
+    json.key("fits").value(b.bound);
+    json.key("working_set_bytes").value(b.working_set_bytes);
+    json.key("box_tests_per_s").value(b.box_tests_per_s);
+    json.key("fraction_of_peak").value(b.fraction_of_peak);
+    json.key("l0_hit_rate").value(b.l0_hit_rate);
+    json.key("l1_hit_rate").value(b.l1_hit_rate);
+    json.key("l2_hit_rate").value(b.l2_hit_rate);
+    json.key("l0_port_busy").value(b.l0_port);
+    json.key("l1_port_busy").value(b.l1_port);
+    json.key("l2_port_busy").value(b.l2_port);
+    json.key("dram_bandwidth_busy").value(b.dram_bandwidth);
+    json.key("l0_mshr_full").value(b.l0_mshr_full);
+    json.key("l1_mshr_full").value(b.l1_mshr_full);
+    json.key("l2_mshr_full").value(b.l2_mshr_full);
+    json.key("limited_by").value(b.limited_by);
+    json.key("cycles").value(b.cycles);
+    json.end_object();
   }
-  out += fmt::format("\n  ],\n  \"cycles\": {},\n  \"lane_tests\": {},\n  \"lanes_checked\": {},\n  \"mismatches\": {},\n",
-                     r.total_cycles, r.lane_tests, r.lanes_checked, r.mismatches);
-  out += fmt::format("  \"wall_s\": {}\n}}\n", r.wall_s);
-  return out;
+  json.end_array();
+  json.key("cycles").value(r.total_cycles);
+  json.key("lane_tests").value(r.lane_tests);
+  json.key("lanes_checked").value(r.lanes_checked);
+  json.key("mismatches").value(r.mismatches);
+  json.key("wall_s").value(r.wall_s);
+  json.end_object();
+  return json.text();
 }
 
 }  // namespace td::tb
