@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "model/sim/json.h"
+#include "model/sim/json_writer.h"
 
 namespace td::sim {
 
@@ -47,16 +48,6 @@ std::string bucket_label(const Histogram& histogram, std::size_t bucket) {
   const uint64_t lo = bucket == 0 ? 0 : bounds[bucket - 1];
   if (bucket == bounds.size()) return fmt::format("bucket[{},inf)", lo);
   return fmt::format("bucket[{},{})", lo, bounds[bucket]);
-}
-
-std::string json_uint_array(const std::vector<uint64_t>& values) {
-  return fmt::format("[{}]", fmt::join(values, ", "));
-}
-
-std::string json_histogram(const Histogram& h) {
-  return fmt::format(R"({{"count": {}, "sum": {}, "min": {}, "max": {}, "mean": {}, "bounds": {}, "buckets": {}}})",
-                     h.count(), h.sum(), h.min(), h.max(), json_number(h.mean()), json_uint_array(h.bounds()),
-                     json_uint_array(h.buckets()));
 }
 
 }  // namespace
@@ -153,20 +144,40 @@ uint64_t StatsRegistry::value(const std::string& name) const {
 }
 
 std::string StatsRegistry::to_json() const {
-  std::string out = "{\n  \"stats\": {";
-  const char* separator = "\n";
+  JsonWriter json;
+  json.begin_object();
+  json.key("stats").begin_object();
   for (const Entry& entry : entries_) {
-    std::string value;
+    json.key(entry.name).begin_object();
+    json.key("unit").value(entry.unit);
+    json.key("description").value(entry.description);
+    json.key("value");
     switch (entry.kind) {
-      case Kind::kCounter: value = std::to_string(entry.counter->value()); break;
-      case Kind::kHistogram: value = json_histogram(*entry.histogram); break;
-      case Kind::kFormula: value = json_number(entry.compute()); break;
+      case Kind::kCounter: json.value(entry.counter->value()); break;
+      case Kind::kFormula: json.value(entry.compute()); break;
+      case Kind::kHistogram: {
+        const Histogram& h = *entry.histogram;
+        json.begin_object();
+        json.key("count").value(h.count());
+        json.key("sum").value(h.sum());
+        json.key("min").value(h.min());
+        json.key("max").value(h.max());
+        json.key("mean").value(h.mean());
+        json.key("bounds").begin_array();
+        for (uint64_t bound : h.bounds()) json.value(bound);
+        json.end_array();
+        json.key("buckets").begin_array();
+        for (uint64_t count : h.buckets()) json.value(count);
+        json.end_array();
+        json.end_object();
+        break;
+      }
     }
-    out += fmt::format(R"({}    {}: {{"unit": {}, "description": {}, "value": {}}})", separator,
-                       json_string(entry.name), json_string(entry.unit), json_string(entry.description), value);
-    separator = ",\n";
+    json.end_object();
   }
-  return out + "\n  }\n}\n";
+  json.end_object();
+  json.end_object();
+  return json.text();
 }
 
 std::vector<StatsRegistry::Row> StatsRegistry::rows(std::string (*format_double)(double)) const {
