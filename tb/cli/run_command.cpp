@@ -68,6 +68,19 @@ scene::BvhOptions bvh_options(const cfg::BvhConfig& config) {
   return options;
 }
 
+// "all" -> 1, "off" -> 0, "sample:N" -> N (N >= 1).
+uint64_t parse_scoreboard(const std::string& text) {
+  if (text == "all") return 1;
+  if (text == "off") return 0;
+  const std::string prefix = "sample:";
+  if (text.rfind(prefix, 0) == 0 && text.size() > prefix.size() && text.size() <= prefix.size() + 9 &&
+      text.find_first_not_of("0123456789", prefix.size()) == std::string::npos) {
+    const uint64_t every = std::stoull(text.substr(prefix.size()));
+    if (every >= 1) return every;
+  }
+  throw UsageError(fmt::format("--scoreboard: expected all, off or sample:N with N >= 1, got '{}'", text));
+}
+
 traversal::ShaderParams shader_params(const cfg::ShaderConfig& config) {
   traversal::ShaderParams params;
   params.lanes_per_wave = config.lanes_per_wave;
@@ -104,6 +117,9 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
   run->add_option("--engine", options.engine, "functional (golden reference, no time) or model (the SystemC chip)")
       ->check(CLI::IsMember({"functional", "model"}))
       ->capture_default_str();
+  run->add_option("--scoreboard", options.scoreboard,
+                  "Check the model's lanes against the golden reference: all, off, or sample:N (every Nth instruction)")
+      ->capture_default_str();
   run->add_option("-j,--threads", options.threads, "Threads of the functional engine (default: all cores)")
       ->check(unsigned_in(1, 1024));
   run->add_option("--seed", options.seed, "Seed of the random rays (ao, diffuse)")
@@ -126,6 +142,8 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
     for (const char* flag : {"--stats", "--trace", "--debug"})
       refuse_if_given(command, flag, "with --engine functional (no timing); use --engine model");
   if (!functional) refuse_if_given(command, "--threads", "with --engine model (the chip is simulated on one thread)");
+  if (functional) refuse_if_given(command, "--scoreboard", "with --engine functional (it is the reference)");
+  const uint64_t check_every = parse_scoreboard(options.scoreboard);
   if (options.rays != "ao") refuse_if_given(command, "--ao-rays", "without --rays ao");
   if (options.rays != "primary" || !options.rays_in.empty())
     refuse_if_given(command, "--image", "without primary rays (the picture is of the camera frame)");
@@ -192,8 +210,9 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   if (functional) {
     engine = std::make_unique<run::FunctionalEngine>(threads);
   } else {
-    auto timed = std::make_unique<run::ModelTraceEngine>(config, shader_params(config.shader), stats,
-                                                         trace ? &trace->vcd() : nullptr);
+    traversal::ShaderParams params = shader_params(config.shader);
+    params.check_every = check_every;
+    auto timed = std::make_unique<run::ModelTraceEngine>(config, params, stats, trace ? &trace->vcd() : nullptr);
     model = timed.get();
     engine = std::move(timed);
   }
@@ -209,6 +228,9 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   report.totals = sink.totals();
   if (model) report.timing = run::timing_figures(stats, config, model->cycles());
   std::cout << run::format_run_report(report);
+  if (model)
+    std::cout << fmt::format("scoreboard ({}): {} lanes checked against the golden reference, {} mismatches\n",
+                             options.scoreboard, model->lanes_checked(), model->mismatches());
   if (model && model->mismatches() > 0) {
     std::cout << fmt::format("scoreboard: {} lanes differ from the golden reference\n", model->mismatches());
     for (const std::string& line : model->mismatch_reports()) std::cout << "  " << line << "\n";

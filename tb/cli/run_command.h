@@ -20,6 +20,7 @@ struct RunCommandOptions {
   uint32_t width = 640, height = 360;
   uint32_t ao_rays = 4;
   std::string engine = "model";
+  std::string scoreboard = "all";
   unsigned threads = 0;  // 0: all cores
   uint64_t seed = 1;
   std::string hits_out, report, image;

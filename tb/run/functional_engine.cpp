@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -14,31 +15,36 @@ FunctionalEngine::FunctionalEngine(unsigned threads) : threads_(threads) {
 
 void FunctionalEngine::trace(const scene::EncodedBvh& bvh, RaySource& source,
                              const traversal::TraversalOptions& options, HitSink& sink) {
-  // Per thread, rays in slices of this size: large enough that starting
-  // threads costs nothing measurable, small enough to stay in cache.
-  constexpr size_t kSliceRays = 4096;
-  const size_t chunk_rays = kSliceRays * threads_;
+  // Rays are read a chunk at a time; within a chunk the threads take blocks
+  // from a shared counter (rays differ widely in cost: fixed shares would
+  // leave a thread idle), each ray's result going to its own slot. Results
+  // are delivered in ray order after the chunk, so nothing depends on which
+  // thread traced what.
+  constexpr size_t kChunkRays = 65536;
+  constexpr size_t kBlockRays = 256;
   std::vector<scene::SceneRay> rays;
   std::vector<TracedRay> traced;
   uint64_t first_index = 0;
   while (true) {
     sim::throw_if_interrupted();
     rays.clear();
-    if (source.read(rays, chunk_rays) == 0) break;
+    if (source.read(rays, kChunkRays) == 0) break;
     traced.assign(rays.size(), TracedRay{});
-    const auto trace_slice = [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) {
-        TracedRay& out = traced[i];
-        out.index = first_index + i;
-        out.ray = rays[i];
-        out.hit = traversal::trace_ray(bvh, rays[i], options, &out.counters);
+    std::atomic<size_t> next_block{0};
+    const auto work = [&] {
+      for (size_t begin; (begin = next_block.fetch_add(kBlockRays)) < rays.size();) {
+        const size_t end = std::min(rays.size(), begin + kBlockRays);
+        for (size_t i = begin; i < end; ++i) {
+          TracedRay& out = traced[i];
+          out.index = first_index + i;
+          out.ray = rays[i];
+          out.hit = traversal::trace_ray(bvh, rays[i], options, &out.counters);
+        }
       }
     };
-    const size_t slices = (rays.size() + kSliceRays - 1) / kSliceRays;
     std::vector<std::thread> workers;
-    for (size_t s = 1; s < slices; ++s)
-      workers.emplace_back(trace_slice, s * kSliceRays, std::min(rays.size(), (s + 1) * kSliceRays));
-    trace_slice(0, std::min(rays.size(), kSliceRays));
+    for (unsigned t = 1; t < threads_; ++t) workers.emplace_back(work);
+    work();
     for (std::thread& worker : workers) worker.join();
     for (TracedRay& t : traced) sink.deliver(std::move(t));
     first_index += rays.size();

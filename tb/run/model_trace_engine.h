@@ -34,6 +34,7 @@ class ModelTraceEngine final : public TraceEngine {
 
   uint64_t cycles() const { return cycles_; }
   uint64_t mismatches() const;
+  uint64_t lanes_checked() const;
   std::vector<std::string> mismatch_reports() const;
 
  private:

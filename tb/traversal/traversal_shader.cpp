@@ -144,6 +144,7 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
 
 void TraversalShader::check_lane(const LaneInput& lane, const LaneResult& result, uint64_t instr_id,
                                  size_t lane_index) {
+  ++lanes_checked_;
   const LaneResult expected = ref::intersect(bvh_.descriptor, lane, bvh_.memory);
   if (result.same_value(expected)) return;
   ++mismatches_;
@@ -159,10 +160,11 @@ bool TraversalShader::wave_completed(uint32_t /*td_index*/, WaveResult& result) 
   issued_.erase(it);
   Wave& wave = waves_[index];
   td_wait_cycles_.add(result.complete_cycle - wave.ready_cycle);
+  const bool check = params_.check_every != 0 && result.id % params_.check_every == 0;
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
     if (!wave.live[lane]) continue;
     RayTraversal& walk = wave.lanes[lane];
-    check_lane(walk.next_instruction(), result.lanes[lane], result.id, lane);
+    if (check) check_lane(walk.next_instruction(), result.lanes[lane], result.id, lane);
     walk.consume(result.lanes[lane]);
     if (!walk.done()) continue;
     wave.live[lane] = false;

@@ -38,6 +38,9 @@ struct ShaderParams {
   uint32_t waves_per_simd = 16;                // occupancy
   uint32_t stack_entries = 16;                 // per lane, in LDS
   uint32_t alu_instructions_per_iteration = 40;
+  // Scoreboard: check every Nth instruction's lanes against the golden
+  // reference (1: all, 0: none). Each check costs a reference evaluation.
+  uint64_t check_every = 1;
 };
 
 class TraversalShader final : public timing::WaveClient {
@@ -51,6 +54,7 @@ class TraversalShader final : public timing::WaveClient {
   // Every ray traced and delivered; no wave alive.
   bool done() const { return rays_exhausted_ && live_waves_ == 0; }
   uint64_t mismatches() const { return mismatches_; }
+  uint64_t lanes_checked() const { return lanes_checked_; }
   const std::vector<std::string>& mismatch_reports() const { return mismatch_reports_; }
 
  private:
@@ -88,6 +92,7 @@ class TraversalShader final : public timing::WaveClient {
   bool rays_exhausted_ = false;
   uint32_t live_waves_ = 0;
   uint64_t mismatches_ = 0;
+  uint64_t lanes_checked_ = 0;
   std::vector<std::string> mismatch_reports_;
 
   sim::Counter& waves_launched_;

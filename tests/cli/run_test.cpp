@@ -31,6 +31,16 @@ TEST_F(RunCommand, ModelAndFunctionalEnginesGiveIdenticalHits) {
   }
 }
 
+TEST_F(RunCommand, SampledScoreboardChecksFewerLanesAndChangesNoHit) {
+  const fs::path all = dir_ / "all.csv", sampled = dir_ / "sampled.csv";
+  const RunResult full = run_tdsim(kSmallRun + " --hits-out " + all.string());
+  const RunResult some = run_tdsim(kSmallRun + " --scoreboard sample:5 --hits-out " + sampled.string());
+  ASSERT_EQ(full.exit_code, 0) << full.output;
+  ASSERT_EQ(some.exit_code, 0) << some.output;
+  EXPECT_NE(some.output.find("scoreboard (sample:5): "), std::string::npos) << some.output;
+  EXPECT_EQ(read_file(all), read_file(sampled));
+}
+
 TEST_F(RunCommand, HitsDoNotDependOnTheThreadCount) {
   std::string hits[2];
   for (int threads = 1; threads <= 2; ++threads) {
@@ -106,6 +116,8 @@ TEST_F(RunCommand, FlagsWithoutEffectAreRefused) {
       {kSmallRun + " --rays shadow --image p.png", "--image has no effect without primary rays"},
       {kSmallRun + " --ao-rays 3", "--ao-rays has no effect without --rays ao"},
       {kSmallRun + " --report r.txt", "--report r.txt: the file name must end in .json or .csv"},
+      {kSmallRun + " --scoreboard sample:0", "--scoreboard: expected all, off or sample:N with N >= 1"},
+      {kSmallRun + " --engine functional --scoreboard off", "--scoreboard has no effect with --engine functional"},
   };
   for (const auto& c : cases) {
     const RunResult result = run_tdsim(c.arguments);
