@@ -12,23 +12,6 @@
 namespace td::test {
 namespace {
 
-// An instruction of `lanes` lanes cycling over box32, box16 and triangle
-// nodes (lane l uses node k = (seed + l) % nodes).
-WaveInstr mixed_wave(uint32_t lanes, uint32_t seed, uint32_t nodes) {
-  WaveInstr instr;
-  instr.descriptor = Harness::descriptor();
-  for (uint32_t l = 0; l < lanes; ++l) {
-    const uint32_t k = (seed + l) % nodes;
-    uint64_t pointer;
-    switch ((seed + l) % 3) {
-      case 0: pointer = NodePtr::make(Harness::box32_unit(k), NodeType::kBox32).raw; break;
-      case 1: pointer = NodePtr::make(Harness::box16_unit(k), NodeType::kBox16).raw; break;
-      default: pointer = NodePtr::make(Harness::tri_unit(k), static_cast<NodeType>(l % 4)).raw; break;
-    }
-    instr.lanes.push_back(LaneInput::from_ray(test_ray(seed + l), pointer));
-  }
-  return instr;
-}
 
 // Every instruction came back once, in order per TD, every lane right.
 void expect_all_returned_correctly(Harness& h, uint64_t waves) {
