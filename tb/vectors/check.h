@@ -23,8 +23,10 @@ struct CheckSummary {
 std::string format_result(const LaneResult& result);
 
 // Cases handed to the engine at once: enough to fill every TD of a large
-// chip many times over, small enough that memory does not grow with the file.
-constexpr size_t kCheckChunkCases = 32768;
+// chip (52 TDs x 64 lanes) with work, small enough that what the engines
+// hold per case (the model: batches, memory images, instructions in flight)
+// stays a few MB.
+constexpr size_t kCheckChunkCases = 4096;
 
 // Streams the cases of `paths` (each already validated with
 // validate_tdv_file) through `engine` and prints one line per mismatch to

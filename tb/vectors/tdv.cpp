@@ -364,7 +364,7 @@ TdvValidation validate_tdv_file(const std::string& path, size_t max_errors) {
   }
   // Names whose hash occurs twice are compared exactly in a second read
   // (rare: only real duplicates or a 64-bit collision get there).
-  std::vector<uint64_t> sorted = hashes;
+  std::vector<uint64_t>& sorted = hashes;  // sorted in place: the second read hashes names again
   std::sort(sorted.begin(), sorted.end());
   std::vector<uint64_t> repeated;
   for (size_t i = 1; i < sorted.size(); ++i)
