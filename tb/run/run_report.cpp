@@ -100,7 +100,7 @@ std::string format_run_report(const RunReport& r) {
                        percent(t.tri_tests_per_s() / t.tri_peak_per_s), rate(t.tri_peak_per_s));
     out += fmt::format("  TD utilisation  {:>12}  (TD-cycles in which a lane entered a datapath)\n",
                        percent(t.td_utilisation));
-    out += "  TD stalls (share of TD-cycles):";
+    out += "  TD stalls (share of TD-cycles; one cycle may count under several causes):";
     for (const auto& [cause, share] : t.stalls) out += fmt::format(" {} {};", cause, percent(share));
     out += "\n  caches:          hit rate        bytes   MSHR-full refusals\n";
     for (const LevelFigures& level : t.levels)
