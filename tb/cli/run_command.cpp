@@ -97,6 +97,8 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
   options.config = default_config;
   CLI::App* run = app.add_subcommand(
       "run", "Trace a scene through the chip: rays/s, box and triangle tests/s against peak, stalls, cache hit rates");
+  // A flag given twice keeps its last value, so scripts/run's defaults can be overridden.
+  run->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   run->add_option("--config", options.config, "Chip configuration (YAML)")->capture_default_str();
   run->add_option("--scene", options.scene, "'default' (built-in, 114 k triangles) or a mesh file (OBJ, PLY, OFF, glTF, ...)")
       ->capture_default_str();

@@ -107,6 +107,15 @@ TEST_F(RunCommand, BadMeshesExitTwoNamingTheFile) {
   EXPECT_NE(nothing.output.find(empty.string()), std::string::npos) << nothing.output;
 }
 
+// scripts/run passes --config, --report and --image: what the user adds wins.
+TEST_F(RunCommand, AFlagGivenTwiceKeepsItsLastValue) {
+  const RunResult result = run_tdsim("run --config " + kSeriesX + " --config " + kSmallConfig +
+                                     " --width 100 --width 16 --height 9 --engine functional");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("small test chip"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("16x9 camera frame"), std::string::npos) << result.output;
+}
+
 TEST_F(RunCommand, FlagsWithoutEffectAreRefused) {
   const struct {
     std::string arguments, reason;
