@@ -1,12 +1,14 @@
 #include "tb/cli/trace_output.h"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <stdexcept>
 
 #include "model/sim/interrupt.h"
@@ -35,10 +37,15 @@ bool on_path(const std::string& program) {
 
 // Runs vcd2fst; returns its exit status (-1 if it could not be started).
 int run_vcd2fst(const std::string& vcd, const std::string& fst) {
+  // Whatever this process has buffered must not be written twice: once by
+  // it, once by the child (whose copy of the buffers would be flushed).
+  std::cout.flush();
+  std::fflush(nullptr);
   const pid_t child = fork();
   if (child < 0) return -1;
   if (child == 0) {
-    std::freopen("/dev/null", "w", stdout);  // vcd2fst chats on stdout
+    const int null_fd = open("/dev/null", O_WRONLY);  // vcd2fst chats on stdout
+    if (null_fd >= 0) dup2(null_fd, STDOUT_FILENO);
     execlp("vcd2fst", "vcd2fst", "-v", vcd.c_str(), "-f", fst.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }

@@ -233,7 +233,12 @@ TEST_F(Hardening, FstTracesAreWrittenThroughVcd2fst) {
     GTEST_SKIP() << "gtkwave's vcd2fst/fst2vcd not installed (scripts/bootstrap installs gtkwave)";
   const fs::path fst = dir_ / "t.fst", vcd = dir_ / "t.vcd", back = dir_ / "back.vcd";
   const std::string run = "peak --config " + kSmallConfig + " --waves 50 --no-bandwidth --no-latency --trace ";
-  ASSERT_EQ(run_tdsim(run + fst.string()).exit_code, 0);
+  const RunResult with_fst = run_tdsim(run + fst.string());
+  ASSERT_EQ(with_fst.exit_code, 0) << with_fst.output;
+  // The conversion runs in a child process: the report must not come out twice.
+  const size_t first = with_fst.output.find("tdsim peak:");
+  ASSERT_NE(first, std::string::npos) << with_fst.output;
+  EXPECT_EQ(with_fst.output.find("tdsim peak:", first + 1), std::string::npos) << with_fst.output;
   ASSERT_EQ(run_tdsim(run + vcd.string()).exit_code, 0);
   EXPECT_LT(fs::file_size(fst), fs::file_size(vcd));
   EXPECT_TRUE(temp_files().empty());
