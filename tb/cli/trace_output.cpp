@@ -110,7 +110,8 @@ void TraceOutput::close() {
 
 std::string TraceOutput::window_text() const {
   if (cycles_ == sim::VcdWriter::kForever) return fmt::format("cycles {}.. (to the end of the run)", start_);
-  return fmt::format("cycles {}..{}", start_, start_ + cycles_ - 1);
+  const uint64_t last = cycles_ - 1 > UINT64_MAX - start_ ? UINT64_MAX : start_ + cycles_ - 1;
+  return fmt::format("cycles {}..{}", start_, last);
 }
 
 }  // namespace td::tb
