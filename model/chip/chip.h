@@ -100,6 +100,7 @@ class Chip : public sc_core::sc_module {
       return client_.next_wave(td_index, cycle, out, retry_cycle);
     }
     bool wave_completed(uint32_t td_index, WaveResult& result) override;
+    WakeOnResult wake_on_result() const override { return client_.wake_on_result(); }
 
    private:
     Chip& chip_;

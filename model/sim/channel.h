@@ -28,22 +28,24 @@ class Channel {
     Slot& slot = slots_[wrap(head_ + size_)];
     slot.item = std::move(item);
     slot.visible_cycle = cycle + delay_;
+    if (size_ == 0) front_visible_ = slot.visible_cycle;
     ++size_;
   }
 
   // valid: the oldest item is visible at `cycle`.
-  bool can_pop(uint64_t cycle) const { return size_ > 0 && slots_[head_].visible_cycle <= cycle; }
+  bool can_pop(uint64_t cycle) const { return size_ > 0 && front_visible_ <= cycle; }
   const T& front() const { return slots_[head_].item; }
   T pop() {
     assert(size_ > 0);
     T item = std::move(slots_[head_].item);
     head_ = wrap(head_ + 1);
     --size_;
+    if (size_ > 0) front_visible_ = slots_[head_].visible_cycle;
     return item;
   }
 
   // Cycle the oldest item becomes visible (only meaningful when !empty()).
-  uint64_t front_visible_cycle() const { return slots_[head_].visible_cycle; }
+  uint64_t front_visible_cycle() const { return front_visible_; }
   size_t size() const { return size_; }
   size_t depth() const { return slots_.size(); }
   bool empty() const { return size_ == 0; }
@@ -61,6 +63,9 @@ class Channel {
   uint32_t delay_;
   size_t head_ = 0;
   size_t size_ = 0;
+  // The oldest item's visible cycle, kept beside the counts: stages ask
+  // "can I pop?" every clock, and the answer then needs no read of the ring.
+  uint64_t front_visible_ = 0;
 };
 
 }  // namespace td::sim

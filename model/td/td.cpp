@@ -140,7 +140,7 @@ void Td::issue_port(uint64_t cycle) {
 void Td::accept_instruction(uint64_t cycle) {
   accepted_ = false;
   if (waves_.full() || (!client_may_have_work_ && cycle < client_retry_cycle_)) return;
-  WaveInstr instr;
+  WaveInstr& instr = incoming_;
   uint64_t retry_cycle = WaveClient::kNever;
   if (!client_.next_wave(index_, cycle, instr, retry_cycle)) {
     client_may_have_work_ = false;  // until wake() or the cycle the client named
@@ -149,7 +149,7 @@ void Td::accept_instruction(uint64_t cycle) {
   }
   client_may_have_work_ = true;
   const uint64_t id = instr.id;
-  const uint32_t slot = waves_.accept(std::move(instr), cycle);
+  const uint32_t slot = waves_.accept(instr, cycle);
   accepted_ = true;
   TD_DEBUG(kTd, cycle, name(), "accepted wave {} in slot {}: {} lanes, {} active", id, slot,
            waves_.slot(slot).instr.lanes.size(), waves_.slot(slot).lanes_to_write);

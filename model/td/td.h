@@ -102,6 +102,7 @@ class Td : public sc_core::sc_module {
   TriStage tri_stage_;
   WriteBack write_back_;
 
+  WaveInstr incoming_;  // the client fills it; reused so lanes are not reallocated per instruction
   bool client_may_have_work_ = true;
   uint64_t client_retry_cycle_ = WaveClient::kNever;  // the client said "nothing before this cycle"
   uint64_t due_cycle_ = 0;

@@ -5,11 +5,11 @@
 
 namespace td::timing {
 
-uint32_t WaveBuffer::accept(WaveInstr&& instr, uint64_t cycle) {
+uint32_t WaveBuffer::accept(WaveInstr& instr, uint64_t cycle) {
   assert(!full() && !instr.lanes.empty() && instr.lanes.size() <= WaveInstr::kMaxLanes);
   const uint32_t index = wrap(head_ + count_);
   WaveSlot& s = slots_[index];
-  s.instr = std::move(instr);
+  std::swap(s.instr, instr);
   const size_t lanes = s.instr.lanes.size();
   s.plans.resize(lanes);
   s.results.assign(lanes, LaneResult::no_write());

@@ -38,8 +38,10 @@ class WaveBuffer {
   uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }
 
   // Takes the instruction; plans every lane (inactive lanes, faults, bounds,
-  // node type); returns its slot index.
-  uint32_t accept(WaveInstr&& instr, uint64_t cycle);
+  // node type); returns its slot index. `instr` is swapped with the slot's
+  // retired instruction, so the caller's buffer keeps its lanes' storage.
+  uint32_t accept(WaveInstr& instr, uint64_t cycle);
+  uint32_t accept(WaveInstr&& instr, uint64_t cycle) { return accept(instr, cycle); }
 
   WaveSlot& slot(uint32_t index) { return slots_[index]; }
   const WaveSlot& slot(uint32_t index) const { return slots_[index]; }

@@ -17,10 +17,12 @@ class WaveClient {
   virtual ~WaveClient() = default;
 
   // The TD `td_index` has room for an instruction at `cycle`. Fill `out` and
-  // return true; or return false and set `retry_cycle` to the first cycle
+  // return true (`out` may still hold an earlier instruction, whose lanes'
+  // storage the TD reuses: set every field); or return false and set `retry_cycle` to the first cycle
   // the client may have one (a wave still in its ALU work until then), or
   // leave it kNever: then nothing comes until the chip is woken
-  // (Chip::wake), which every returned result also does.
+  // (Chip::wake), which every returned result also does (see
+  // wake_on_result).
   virtual bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) = 0;
 
   // All active lanes of an instruction are written: the results reach the
@@ -28,6 +30,14 @@ class WaveClient {
   // (the wave's registers are not free): the TD holds them, counts a stall
   // and offers them again next clock; `result` is then left as it was.
   virtual bool wave_completed(uint32_t td_index, WaveResult& result) = 0;
+
+  // Which TDs a result returned to a TD may give new work. By default every
+  // TD that is waiting for work (a client whose work is shared among them,
+  // such as a vector file's batches). A client whose waves each belong to
+  // one TD, and which never leaves that TD without work it could hand out,
+  // says kSameTd: the other TDs are spared a tick per result.
+  enum class WakeOnResult { kEveryTd, kSameTd };
+  virtual WakeOnResult wake_on_result() const { return WakeOnResult::kEveryTd; }
 };
 
 }  // namespace td::timing

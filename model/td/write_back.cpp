@@ -41,15 +41,15 @@ void WriteBack::retire(uint64_t cycle) {
     // clock the sequencer passed it, like one whose last lane was written then.
     if (oldest.lanes_to_write == 0) oldest.done_cycle = oldest.sequenced_cycle + return_latency_;
     if (oldest.done_cycle > cycle) return;
-    WaveResult result;
+    WaveResult& result = outgoing_;
     result.id = oldest.instr.id;
-    result.lanes = std::move(oldest.results);
+    std::swap(result.lanes, oldest.results);  // the slot refills its own vector at its next accept
     result.accept_cycle = oldest.accept_cycle;
     result.complete_cycle = cycle;
     if (!client_.wave_completed(td_index_, result)) {
       // The wave cannot take its results this clock: hold them (in order,
       // so everything younger waits too) and offer them again next clock.
-      oldest.results = std::move(result.lanes);
+      std::swap(result.lanes, oldest.results);
       ++stats_.stall_result_refused;
       TD_DEBUG(kTd, cycle, name(), "wave {} refused its results: held", oldest.instr.id);
       return;

@@ -40,6 +40,7 @@ class WriteBack : public sc_core::sc_module {
   sim::Channel<LaneDone>& from_no_fetch_;
   WaveClient& client_;
   TdStats& stats_;
+  WaveResult outgoing_;  // handed to the client; reused so results are not reallocated per instruction
   uint32_t lanes_written_ = 0;
   bool retired_ = false;
 };

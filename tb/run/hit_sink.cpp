@@ -26,15 +26,23 @@ void HitSink::keep_pixels(const scene::Mesh& mesh, uint32_t width, uint32_t heig
 }
 
 void HitSink::deliver(TracedRay&& traced) {
+  if (traced.index < next_) throw std::logic_error(fmt::format("hit sink: ray {} delivered twice", traced.index));
   if (traced.index != next_) {
-    waiting_.emplace(traced.index, std::move(traced));
+    const uint64_t offset = traced.index - next_;
+    if (offset >= waiting_.size()) waiting_.resize(offset + 1);
+    if (waiting_[offset]) throw std::logic_error(fmt::format("hit sink: ray {} delivered twice", traced.index));
+    waiting_[offset] = std::move(traced);
+    ++waiting_count_;
     return;
   }
   emit(traced);
   ++next_;
-  for (auto it = waiting_.begin(); it != waiting_.end() && it->first == next_; it = waiting_.erase(it)) {
-    emit(it->second);
+  if (!waiting_.empty()) waiting_.pop_front();  // the slot of the ray just emitted
+  while (!waiting_.empty() && waiting_.front()) {
+    emit(*waiting_.front());
+    --waiting_count_;
     ++next_;
+    waiting_.pop_front();
   }
 }
 
@@ -64,8 +72,8 @@ void HitSink::emit(const TracedRay& traced) {
 }
 
 void HitSink::commit() {
-  if (!waiting_.empty())
-    throw std::logic_error(fmt::format("hit sink: ray {} never arrived ({} after it did)", next_, waiting_.size()));
+  if (waiting_count_ > 0)
+    throw std::logic_error(fmt::format("hit sink: ray {} never arrived ({} after it did)", next_, waiting_count_));
   if (hits_file_) {
     hits_file_->write(hits_buffer_);
     hits_buffer_.clear();

@@ -7,8 +7,9 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
+#include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,8 +53,11 @@ class HitSink {
  private:
   void emit(const TracedRay& traced);
 
-  uint64_t next_ = 0;                      // index of the next ray to emit
-  std::map<uint64_t, TracedRay> waiting_;  // arrived ahead of `next_`
+  uint64_t next_ = 0;  // index of the next ray to emit
+  // Rays next_, next_ + 1, ...: those that arrived ahead of next_ (a window
+  // as wide as the rays in flight; constant time per ray).
+  std::deque<std::optional<TracedRay>> waiting_;
+  size_t waiting_count_ = 0;
   std::unique_ptr<sim::OutputFile> hits_file_;
   std::string hits_buffer_;
   const scene::Mesh* mesh_ = nullptr;

@@ -48,7 +48,6 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
     wave.lanes.resize(params_.lanes_per_wave);
     wave.rays.resize(params_.lanes_per_wave);
     wave.ray_index.resize(params_.lanes_per_wave);
-    wave.live.assign(params_.lanes_per_wave, false);
   }
   const sim::Counter* lanes = &lanes_issued_;
   const sim::Counter* active = &active_lanes_issued_;
@@ -62,8 +61,8 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
 bool TraversalShader::launch(size_t index, uint64_t cycle) {
   Wave& wave = waves_[index];
   wave.live_lanes = 0;
+  wave.live = 0;
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
-    wave.live[lane] = false;
     if (ray_buffer_next_ == ray_buffer_.size() && !rays_exhausted_) {
       ray_buffer_.clear();
       ray_buffer_next_ = 0;
@@ -79,7 +78,7 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
       rays_finished_.add(1);
       continue;
     }
-    wave.live[lane] = true;
+    wave.live |= uint64_t{1} << lane;
     ++wave.live_lanes;
   }
   if (wave.live_lanes == 0) {
@@ -104,9 +103,13 @@ void TraversalShader::run_alu(size_t index, uint64_t from_cycle) {
 
 bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) {
   const size_t first = first_wave(td_index), last = first + waves_per_td();
-  // Empty slots take new rays: a wave starts as soon as a slot is free.
-  for (size_t w = first; w < last; ++w)
-    if (waves_[w].state == WaveState::kEmpty && !launch(w, cycle)) break;
+  // Empty slots take new rays: a wave starts as soon as a slot is free. A
+  // slot stays empty only once the rays run out (launch again when every
+  // ray of a wave ended at once), so results to other TDs never give this
+  // one work (wake_on_result).
+  bool rays_left = true;
+  for (size_t w = first; w < last && rays_left; ++w)
+    while (rays_left && waves_[w].state == WaveState::kEmpty) rays_left = launch(w, cycle);
   // The oldest ready wave issues (ties: the lowest slot).
   size_t chosen = last;
   retry_cycle = kNever;
@@ -121,12 +124,12 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   if (chosen == last) return false;
   Wave& wave = waves_[chosen];
   ready_wait_cycles_.add(cycle - wave.ready_cycle);
-  out = WaveInstr{};
+  // Every field is set: `out` keeps an earlier instruction's storage.
   out.id = next_id_++;
   out.descriptor = bvh_.descriptor;
   out.lanes.resize(params_.lanes_per_wave);
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
-    if (wave.live[lane]) {
+    if ((wave.live >> lane) & 1u) {
       out.lanes[lane] = wave.lanes[lane].next_instruction();
     } else {
       out.lanes[lane] = LaneInput{};
@@ -161,13 +164,13 @@ bool TraversalShader::wave_completed(uint32_t /*td_index*/, WaveResult& result) 
   Wave& wave = waves_[index];
   td_wait_cycles_.add(result.complete_cycle - wave.ready_cycle);
   const bool check = params_.check_every != 0 && result.id % params_.check_every == 0;
-  for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
-    if (!wave.live[lane]) continue;
+  for (uint64_t live = wave.live; live != 0; live &= live - 1) {
+    const auto lane = static_cast<uint32_t>(__builtin_ctzll(live));
     RayTraversal& walk = wave.lanes[lane];
     if (check) check_lane(walk.next_instruction(), result.lanes[lane], result.id, lane);
     walk.consume(result.lanes[lane]);
     if (!walk.done()) continue;
-    wave.live[lane] = false;
+    wave.live &= ~(uint64_t{1} << lane);
     --wave.live_lanes;
     sink_.deliver(run::TracedRay{wave.ray_index[lane], wave.rays[lane], walk.hit(), walk.counters()});
     rays_finished_.add(1);

@@ -50,6 +50,9 @@ class TraversalShader final : public timing::WaveClient {
 
   bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) override;
   bool wave_completed(uint32_t td_index, WaveResult& result) override;
+  // A wave belongs to one TD, and next_wave fills every empty slot while
+  // rays remain: only the TD a result returns to can have new work.
+  WakeOnResult wake_on_result() const override { return WakeOnResult::kSameTd; }
 
   // Every ray traced and delivered; no wave alive.
   bool done() const { return rays_exhausted_ && live_waves_ == 0; }
@@ -65,7 +68,7 @@ class TraversalShader final : public timing::WaveClient {
     std::vector<RayTraversal> lanes;
     std::vector<scene::SceneRay> rays;
     std::vector<uint64_t> ray_index;
-    std::vector<bool> live;    // lane holds a ray still being walked
+    uint64_t live = 0;         // bit l: lane l holds a ray still being walked
     uint32_t live_lanes = 0;
   };
 
