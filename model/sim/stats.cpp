@@ -61,12 +61,22 @@ Histogram::Histogram(std::vector<uint64_t> bounds) : bounds_(std::move(bounds)) 
     }
   }
   buckets_.assign(bounds_.size() + 1, 0);
+  powers_of_two_ = true;
+  for (std::size_t i = 0; i < bounds_.size(); ++i) powers_of_two_ = powers_of_two_ && bounds_[i] == uint64_t{1} << i;
 }
 
 void Histogram::sample(uint64_t value) {
-  // upper_bound: a value equal to a bound belongs to the bucket that bound opens.
-  const auto bucket = std::upper_bound(bounds_.begin(), bounds_.end(), value) - bounds_.begin();
-  ++buckets_[static_cast<std::size_t>(bucket)];
+  // A value equal to a bound belongs to the bucket that bound opens: the
+  // bucket is the number of bounds <= value. With bounds 1, 2, 4, ... that
+  // is the value's bit width (constant time, on every lane's latency).
+  std::size_t bucket;
+  if (powers_of_two_) {
+    const auto width = static_cast<std::size_t>(value == 0 ? 0 : 64 - __builtin_clzll(value));
+    bucket = std::min(width, bounds_.size());
+  } else {
+    bucket = static_cast<std::size_t>(std::upper_bound(bounds_.begin(), bounds_.end(), value) - bounds_.begin());
+  }
+  ++buckets_[bucket];
   ++count_;
   sum_ += value;
   min_ = std::min(min_, value);

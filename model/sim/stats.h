@@ -50,6 +50,7 @@ class Histogram {
  private:
   std::vector<uint64_t> bounds_;
   std::vector<uint64_t> buckets_;
+  bool powers_of_two_ = false;  // bounds are 1, 2, 4, ...: the bucket is a bit width
   uint64_t count_ = 0, sum_ = 0, min_ = UINT64_MAX, max_ = 0;
 };
 

@@ -2,6 +2,7 @@
 // three reports (JSON must parse, CSV must quote, the table must line up).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -284,6 +285,27 @@ TEST(Histogram, ValueOnABoundCountsInTheBucketThatBoundOpens) {
   EXPECT_EQ(h.min(), 0u);
   EXPECT_EQ(h.max(), 1000u);
   EXPECT_DOUBLE_EQ(h.mean(), 1088.0 / 7.0);
+}
+
+// Power-of-two bounds take a bit-width shortcut: it must put every value in
+// the bucket the general rule (number of bounds <= value) gives.
+TEST(Histogram, PowerOfTwoBoundsBucketLikeAnyOtherBounds) {
+  for (const uint64_t limit : {uint64_t{1}, uint64_t{64}, uint64_t{1} << 20, UINT64_MAX}) {
+    const std::vector<uint64_t> bounds = power_of_two_bounds(limit);
+    std::vector<uint64_t> values = {0, 1, 2, 3, 4, 5, 7, 8, 1000, limit, UINT64_MAX};
+    for (const uint64_t b : bounds) values.insert(values.end(), {b - 1, b, b + 1});
+    for (const uint64_t v : values) {
+      Histogram h(bounds);
+      h.sample(v);
+      const auto expected = static_cast<size_t>(std::count_if(bounds.begin(), bounds.end(),
+                                                              [v](uint64_t bound) { return bound <= v; }));
+      ASSERT_EQ(h.buckets()[expected], 1u) << "value " << v << " with bounds up to " << limit;
+    }
+  }
+  // Bounds that are not 1, 2, 4, ... take the general path.
+  Histogram shifted({2, 4, 8});
+  shifted.sample(3);
+  EXPECT_EQ(shifted.buckets(), (std::vector<uint64_t>{0, 1, 0, 0}));
 }
 
 TEST(Histogram, LargestValueGoesToOverflow) {
