@@ -16,7 +16,7 @@ NodeFetch::NodeFetch(sc_core::sc_module_name name, uint32_t return_buffer_entrie
       waves_(waves),
       l0_(l0),
       stats_(stats),
-      entries_(return_buffer_entries),
+      buffer_(return_buffer_entries),
       on_fill_(std::move(on_fill)) {}
 
 void NodeFetch::mem_retry(uint64_t tag, uint64_t cycle) {
@@ -26,26 +26,16 @@ void NodeFetch::mem_retry(uint64_t tag, uint64_t cycle) {
 }
 
 void NodeFetch::mem_ready(uint64_t tag, uint64_t cycle) {
-  const auto it = std::find_if(buffer_.begin(), buffer_.end(), [tag](const FetchedLane& f) { return f.tag == tag; });
-  if (it == buffer_.end()) return;  // dropped by a reset
-  FetchedLane lane = *it;
-  buffer_.erase(it);
-  lane.ready_cycle = cycle;
+  FetchedLane lane;
+  if (!buffer_.fill_known(tag, cycle, lane)) return;  // dropped by a reset
   stats_.lane_fetch_latency.sample(cycle - lane.request_cycle);
-  insert(std::move(lane));
   if (on_fill_) on_fill_(cycle);
-}
-
-void NodeFetch::insert(FetchedLane&& lane) {
-  auto position = buffer_.end();
-  while (position != buffer_.begin() && std::prev(position)->ready_cycle > lane.ready_cycle) --position;
-  buffer_.insert(position, std::move(lane));
 }
 
 void NodeFetch::tick(uint64_t cycle) {
   requested_ = stalled_memory_ = stalled_full_ = false;
   if (!in_.can_pop(cycle)) return;
-  if (buffer_.size() >= entries_) {
+  if (buffer_.full()) {
     stalled_full_ = true;
     ++stats_.stall_return_buffer_full;
     return;
@@ -76,34 +66,31 @@ void NodeFetch::tick(uint64_t cycle) {
   last_hit_ = response.hit;
   last_address_ = plan.address;
   if (!response.pending) stats_.lane_fetch_latency.sample(response.cycle - cycle);
-  insert(FetchedLane{in_.pop(), response.pending ? UINT64_MAX : response.cycle, tag, cycle});
-}
-
-FetchedLane NodeFetch::take() {
-  FetchedLane lane = buffer_.front();
-  buffer_.pop_front();
-  return lane;
+  const FetchedLane lane{in_.pop(), response.pending ? UINT64_MAX : response.cycle, tag, cycle};
+  if (response.pending)
+    buffer_.wait_for_fill(lane);
+  else
+    buffer_.land(lane);
 }
 
 uint64_t NodeFetch::next_request_cycle() const {
-  if (in_.empty() || buffer_.size() >= entries_) return UINT64_MAX;
+  if (in_.empty() || buffer_.full()) return UINT64_MAX;
   return std::max(in_.front_visible_cycle(), retry_cycle_);
 }
 
 std::string NodeFetch::describe(uint64_t cycle) const {
-  size_t ready = 0, landing = 0, unknown = 0;
+  size_t ready = 0, landing = 0;
+  const size_t unknown = buffer_.waiting_for_fill();
   uint64_t last = 0;
-  for (const FetchedLane& lane : buffer_) {
-    if (lane.ready_cycle == UINT64_MAX) {
-      ++unknown;
-    } else if (lane.ready_cycle > cycle) {
+  buffer_.for_each_landed([&](const FetchedLane& lane) {
+    if (lane.ready_cycle > cycle) {
       ++landing;
       last = std::max(last, lane.ready_cycle);
     } else {
       ++ready;
     }
-  }
-  std::string out = fmt::format("{}: return buffer {} of {}", name(), buffer_.size(), entries_);
+  });
+  std::string out = fmt::format("{}: return buffer {} of {}", name(), buffer_.size(), buffer_.entries());
   if (!buffer_.empty()) {
     out += fmt::format(" ({} ready, {} waiting for a fill whose cycle is not known", ready, unknown);
     if (landing > 0) out += fmt::format(", {} with data landing by cycle {}", landing, last);

@@ -5,13 +5,13 @@
 #pragma once
 
 #include <systemc>
-#include <deque>
 #include <functional>
 #include <string>
 
 #include "model/mem/mem_level.h"
 #include "model/sim/channel.h"
 #include "model/td/td_stats.h"
+#include "model/td/return_buffer.h"
 #include "model/td/td_types.h"
 #include "model/td/wave_buffer.h"
 
@@ -31,14 +31,15 @@ class NodeFetch : public sc_core::sc_module, public mem::MemClient {
   void tick(uint64_t cycle);
 
   // Return buffer, issue-port side.
-  bool has_ready(uint64_t cycle) const { return !buffer_.empty() && buffer_.front().ready_cycle <= cycle; }
+  bool has_ready(uint64_t cycle) const { return buffer_.has_landed() && buffer_.front().ready_cycle <= cycle; }
   const FetchedLane& ready_lane() const { return buffer_.front(); }
-  FetchedLane take();
+  FetchedLane take() { return buffer_.take_front(); }
   bool buffer_empty() const { return buffer_.empty(); }
   size_t buffer_count() const { return buffer_.size(); }
-  bool buffer_full() const { return buffer_.size() >= entries_; }
+  bool buffer_full() const { return buffer_.full(); }
   bool input_pending() const { return !in_.empty(); }
-  uint64_t earliest_ready() const { return buffer_.front().ready_cycle; }
+  // UINT64_MAX while every lane waits for a fill whose cycle is not known.
+  uint64_t earliest_ready() const { return buffer_.earliest_ready(); }
 
   // Earliest cycle this stage can move a lane from its input; UINT64_MAX if
   // it waits for something else (empty input, full return buffer).
@@ -56,17 +57,11 @@ class NodeFetch : public sc_core::sc_module, public mem::MemClient {
   bool stalled_full() const { return stalled_full_; }
 
  private:
-  // Places a fetched lane after every lane ready no later than it (so equal
-  // ready cycles keep fetch order). Fills mostly arrive in request order:
-  // the walk from the back is usually one step.
-  void insert(FetchedLane&& lane);
-
   sim::Channel<LaneJob>& in_;
   const WaveBuffer& waves_;
   mem::MemLevel& l0_;
   TdStats& stats_;
-  size_t entries_;
-  std::deque<FetchedLane> buffer_;  // ordered by ready cycle, then fetch order
+  ReturnBuffer buffer_;
   std::function<void(uint64_t)> on_fill_;
   uint64_t next_tag_ = 0;
   bool refused_ = false;  // the front lane's last request was refused
