@@ -153,6 +153,7 @@ void Cache::park(MemClient* client, uint64_t tag, bool exclusive) {
 }
 
 void Cache::release_holds(const MemClient* client, uint64_t tag, uint64_t cycle) {
+  if (waiting_.empty() && !any_hold_) return;  // nothing promised, nobody waiting: nothing to pump
   for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
     if (it->client == client && it->tag == tag) {
       waiting_.erase(it);
@@ -480,7 +481,8 @@ MemResponse SlicedCache::serve(uint64_t address, uint32_t bytes, uint64_t cycle,
   // A refused request retries when its last refusing slice says.
   // A request needing one MSHR in all may be promised one exclusively;
   // one needing several (in one slice or across slices) may not.
-  std::array<Cache::Check, kMaxSlices> checks;
+  std::vector<Cache::Check>& checks = checks_;  // kept: no allocation per request
+  checks.resize(parts);
   uint64_t needed = 0;
   bool refused = false;
   for (uint64_t k = 0; k < parts; ++k) {

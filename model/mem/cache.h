@@ -266,6 +266,7 @@ class SlicedCache final : public MemLevel {
   uint32_t line_bytes_;
   uint32_t line_shift_;
   JoinTable joins_;  // one per request: its parts are its slices' lines
+  std::vector<Cache::Check> checks_;  // serve()'s per-slice checks
   std::string name_;  // hierarchical, for debug lines
   std::vector<std::unique_ptr<Cache>> slices_;
 };
