@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "model/chip/model_params.h"
 #include "model/sim/debug.h"
@@ -58,6 +59,18 @@ Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::Wave
 }
 
 void Chip::tick() {
+  // An exception escaping a SystemC process reaches the caller wrapped in
+  // a multi-line kernel report (E549): keep it, stop clocking (no trigger
+  // is set, so the simulation starves), and run_until_idle rethrows it as
+  // it was thrown — a bad ray file line is then the one-line error it is.
+  try {
+    clock_edge();
+  } catch (...) {
+    error_ = std::current_exception();
+  }
+}
+
+void Chip::clock_edge() {
   const uint64_t cycle = current_cycle();
   if (cycle == 0) {
     for (timing::Td* t : tds_) t->reset();
@@ -215,6 +228,7 @@ RunOutcome Chip::run_until_idle(const std::function<bool()>& done, uint64_t max_
     if (until > now + kChunkCycles)
       step = std::min((until - now) / kChunkCycles * kChunkCycles, kMaxStepCycles);
     sc_core::sc_start(period_ * static_cast<double>(step));
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   }
 }
 

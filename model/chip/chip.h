@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
@@ -62,6 +63,8 @@ class Chip : public sc_core::sc_module {
   // waiting on what. Stops with kInterrupted when sim::interrupted() is
   // seen; it is checked every 256 clocks (and the clocks in which nothing
   // is due are skipped at no cost, so a quiet stretch costs no wall time).
+  // An exception thrown inside the clock (a wave client's) comes out of
+  // here as it was thrown.
   RunOutcome run_until_idle(const std::function<bool()>& done, uint64_t max_quiet_cycles);
   // What the chip holds in flight and what each part waits on, for after a
   // kDeadlock: a multi-line report (every busy TD with its stages and L0,
@@ -107,7 +110,8 @@ class Chip : public sc_core::sc_module {
     timing::WaveClient& client_;
   };
 
-  void tick();  // the chip's clocked process
+  void tick();  // the chip's clocked process: clock_edge(), exceptions kept for run_until_idle
+  void clock_edge();
   void schedule(uint64_t cycle);
   // The earliest cycle a TD or a memory event is due; UINT64_MAX if none.
   uint64_t next_due_cycle() const;
@@ -128,6 +132,7 @@ class Chip : public sc_core::sc_module {
   uint64_t period_ticks_;
   uint64_t end_cycle_ = 0;
   sc_core::sc_event wake_event_;
+  std::exception_ptr error_;  // thrown inside tick(); rethrown by run_until_idle
   bool ticked_ = false;
   uint64_t last_tick_cycle_ = 0;
   sim::VcdWriter* vcd_ = nullptr;

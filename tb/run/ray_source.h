@@ -49,12 +49,18 @@ class HeldRaySource final : public RaySource {
 
 class CsvRaySource final : public RaySource {
  public:
-  explicit CsvRaySource(const std::string& path) : reader_(path) {}
+  // Reads the whole file once first (one ray at a time: memory stays
+  // bounded), so a bad line is refused before any ray is traced — not from
+  // inside a run, after the rays before it — and the count is known. A pipe
+  // can be read only once: its lines are checked as they are traced, and
+  // the count is 0 (unknown).
+  explicit CsvRaySource(const std::string& path);
   size_t read(std::vector<scene::SceneRay>& out, size_t max) override { return reader_.read(out, max); }
-  uint64_t count() const override { return 0; }
+  uint64_t count() const override { return count_; }
 
  private:
   scene::RayCsvReader reader_;
+  uint64_t count_ = 0;
 };
 
 }  // namespace td::run

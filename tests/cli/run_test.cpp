@@ -94,6 +94,14 @@ TEST_F(RunCommand, RaysFromAFileAreTracedAndBadLinesNamed) {
   const RunResult refused = run_tdsim("run --config " + kSmallConfig + " --scene " + kMesh + " --rays-in " + bad.string());
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
   EXPECT_NE(refused.output.find(bad.string() + ":3: dx"), std::string::npos) << refused.output;
+  // Refused before the run starts, on both engines, in one line (not from
+  // inside the simulation, wrapped in a SystemC kernel report).
+  for (const char* engine : {"model", "functional"}) {
+    const RunResult early = run_tdsim("run --config " + kSmallConfig + " --scene " + kMesh + " --engine " + engine +
+                                      " --rays-in " + bad.string());
+    EXPECT_EQ(early.exit_code, 2) << early.output;
+    EXPECT_EQ(early.output, "error: " + bad.string() + ":3: dx: not a number ('abc')\n") << engine;
+  }
 }
 
 TEST_F(RunCommand, BadMeshesExitTwoNamingTheFile) {

@@ -16,6 +16,29 @@ TEST(Channel, ItemIsVisibleOnlyAfterItsDelay) {
   EXPECT_EQ(channel.pop(), 7);
 }
 
+// The front's visible cycle is kept beside the counts: it must follow pops,
+// pushes into an empty channel and clears.
+TEST(Channel, FrontVisibleCycleFollowsPopsPushesAndClears) {
+  Channel<int> channel(3, 2);
+  channel.push(1, 0);  // visible at 2
+  channel.push(2, 5);  // visible at 7
+  EXPECT_TRUE(channel.can_pop(2));
+  channel.pop();
+  EXPECT_EQ(channel.front_visible_cycle(), 7u);
+  EXPECT_FALSE(channel.can_pop(6));
+  EXPECT_TRUE(channel.can_pop(7));
+  channel.pop();
+  EXPECT_FALSE(channel.can_pop(100));
+  channel.push(3, 20);  // into an empty channel: visible at 22
+  EXPECT_EQ(channel.front_visible_cycle(), 22u);
+  EXPECT_FALSE(channel.can_pop(21));
+  channel.clear();
+  EXPECT_FALSE(channel.can_pop(100));
+  channel.push(4, 1);
+  EXPECT_EQ(channel.front_visible_cycle(), 3u);
+  EXPECT_TRUE(channel.can_pop(3));
+}
+
 TEST(Channel, RefusesPushesWhenFull) {
   Channel<int> channel(2);
   EXPECT_TRUE(channel.can_push());
