@@ -186,9 +186,10 @@ Cache::Check Cache::check(uint64_t first_line, uint64_t count, uint64_t step, ui
     throw std::invalid_argument(fmt::format("cache: a request missing {} lines can never get that many MSHRs (has {})",
                                             needed, mshrs_.size()));
   }
+  // Counting stops once there are enough: only a refusal needs the total.
   uint64_t free = 0;
-  for (const Mshr& m : mshrs_) free += mshr_free_for(m, start, client, tag);
-  if (free >= needed) return Check{true, start, 0, needed};
+  for (const Mshr& m : mshrs_)
+    if (mshr_free_for(m, start, client, tag) && ++free >= needed) return Check{true, start, 0, needed};
   return Check{false, start, needed - free, needed};
 }
 
@@ -253,9 +254,11 @@ void Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t 
     if (way.valid) ++evictions_;
     // check() guaranteed a free MSHR for every missing line; one held for
     // this requester first.
-    auto free = std::find_if(mshrs_.begin(), mshrs_.end(), [&](const Mshr& m) {
-      return m.held_by == client && m.held_tag == tag && m.exclusive && client && mshr_free(m, start);
-    });
+    auto free = mshrs_.end();
+    if (any_hold_ && client)  // (any_hold_ false: no MSHR is held for anyone)
+      free = std::find_if(mshrs_.begin(), mshrs_.end(), [&](const Mshr& m) {
+        return m.held_by == client && m.held_tag == tag && m.exclusive && mshr_free(m, start);
+      });
     if (free == mshrs_.end())
       free = std::find_if(mshrs_.begin(), mshrs_.end(),
                           [&](const Mshr& m) { return (!m.held_by || !m.exclusive) && mshr_free(m, start); });
