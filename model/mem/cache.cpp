@@ -77,7 +77,7 @@ const Cache::Line* Cache::find(uint64_t line) const {
     ways = set->second.size();
   }
   for (size_t w = 0; w < ways; ++w, ++way) {
-    if (way->valid && way->tag == line) return way;
+    if (way->tag == line) return way;
   }
   return nullptr;
 }
@@ -93,7 +93,7 @@ Cache::Line& Cache::victim(uint64_t line) {
   }
   Line* lru = way;
   for (uint32_t w = 0; w < geometry_.ways; ++w, ++way) {
-    if (!way->valid) return *way;
+    if (!way->valid()) return *way;
     if (way->last_use < lru->last_use) lru = way;
   }
   return *lru;
@@ -251,7 +251,7 @@ void Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t 
     ++misses_;
     hit = false;
     Line& way = victim(line);
-    if (way.valid) ++evictions_;
+    if (way.valid()) ++evictions_;
     // check() guaranteed a free MSHR for every missing line; one held for
     // this requester first.
     auto free = mshrs_.end();
@@ -270,7 +270,6 @@ void Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t 
     free->waiters.assign(1, {&joins, join});
     joins.add_pending_part(join);
     way.tag = line;
-    way.valid = true;
     way.fill_cycle = kUnknown;
     way.mshr = mshr;
     way.last_use = ++use_stamp_;

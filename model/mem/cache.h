@@ -114,10 +114,14 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   friend class SlicedCache;
 
   static constexpr uint64_t kUnknown = UINT64_MAX;  // a fill cycle not known yet
+  static constexpr uint64_t kNoLine = UINT64_MAX;   // an empty way's tag
 
   struct Line {
-    uint64_t tag = 0;         // the full line number (address / line_bytes)
-    bool valid = false;
+    // The full line number (address / line_bytes), kNoLine while the way
+    // holds nothing (no line number reaches it: addresses have 64 bits and
+    // lines at least 16 bytes); a lookup is one compare per way.
+    uint64_t tag = kNoLine;
+    bool valid() const { return tag != kNoLine; }
     uint64_t fill_cycle = 0;  // data present from this cycle on (kUnknown: on its way)
     uint32_t mshr = 0;        // the MSHR filling it, while fill_cycle is kUnknown
     uint64_t last_use = 0;    // LRU stamp
