@@ -123,9 +123,14 @@ void Cache::fill(uint32_t mshr, uint64_t cycle) {
   if (line && line->fill_cycle == kUnknown && line->mshr == mshr) line->fill_cycle = cycle;
   // The release is known: promise it before the waiters' clients act.
   pump(cycle);
-  std::vector<std::pair<JoinTable*, uint32_t>> waiters;
-  waiters.swap(m.waiters);  // a waiter's client may issue new requests
+  // The waiters leave the MSHR before they are told: a waiter's client may
+  // issue new requests (even to this MSHR). The MSHR takes a spare vector's
+  // storage and the list's goes back to the spare, so misses allocate nothing.
+  std::vector<std::pair<JoinTable*, uint32_t>> waiters = std::move(spare_waiters_);
+  waiters.clear();
+  waiters.swap(m.waiters);
   for (const auto& [joins, join] : waiters) joins->part_ready(join, cycle);
+  spare_waiters_ = std::move(waiters);
 }
 
 void Cache::pump(uint64_t now) {

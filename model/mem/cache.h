@@ -227,6 +227,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   std::deque<Waiter> waiting_;
   bool any_hold_ = false;  // some MSHR may be held (skips the scan when none is)
   std::vector<uint64_t> releases_scratch_;  // retry_cycle's buffer
+  std::vector<std::pair<JoinTable*, uint32_t>> spare_waiters_;  // fill()'s: storage passed between MSHRs
   EventQueue* events_ = nullptr;
   sim::ProgressMark* progress_ = nullptr;
   JoinTable joins_;  // requests made to this cache directly
