@@ -7,6 +7,7 @@
 
 #include "model/isa/descriptor.h"
 #include "model/sim/channel.h"
+#include "model/sim/vcd_writer.h"
 #include "model/td/td_types.h"
 
 namespace td::timing {
@@ -23,8 +24,16 @@ class BoxStage : public sc_core::sc_module {
   sim::Channel<BoxTested>& out() { return out_; }
   const sim::Channel<BoxTested>& out() const { return out_; }
   void reset() { out_.clear(); }
+  // Waveform: this stage's signals under its name. attach_trace() once,
+  // sample_trace() after each clock's tick.
+  void attach_trace(sim::VcdWriter& vcd);
+  void sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const;
 
  private:
+  uint64_t last_accept_cycle_ = UINT64_MAX;  // the trace's in_valid
+  struct TraceSignals {
+    sim::VcdWriter::SignalId in_valid, in_ready;
+  } trace_{};
   sim::Channel<BoxTested> out_;  // the pipeline registers
 };
 

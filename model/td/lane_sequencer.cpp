@@ -1,5 +1,7 @@
 #include "model/td/lane_sequencer.h"
 
+#include <string>
+
 namespace td::timing {
 
 LaneSequencer::LaneSequencer(sc_core::sc_module_name name, WaveBuffer& waves, sim::Channel<LaneJob>& fetch_out,
@@ -74,6 +76,21 @@ void LaneSequencer::tick(uint64_t cycle) {
   last_lane_ = lane;
   last_wave_ = slot->instr.id;
   next_lane_slot(cycle);  // skip a trailing run of inactive lanes now: they are free
+}
+
+void LaneSequencer::attach_trace(sim::VcdWriter& vcd) {
+  const std::string prefix = std::string(name()) + ".";
+  trace_.lane_valid = vcd.add(prefix + "lane_valid", 1);
+  trace_.lane_stall = vcd.add(prefix + "lane_stall", 1);
+  trace_.lane_index = vcd.add(prefix + "lane_index", 6);
+  trace_.wave_id = vcd.add(prefix + "wave_id", 32);
+}
+
+void LaneSequencer::sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const {
+  vcd.set(trace_.lane_valid, issued_, cycle);
+  vcd.set(trace_.lane_stall, stalled_, cycle);
+  vcd.set(trace_.lane_index, last_lane_, cycle);
+  vcd.set(trace_.wave_id, last_wave_ & 0xffffffffu, cycle);
 }
 
 }  // namespace td::timing

@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include "model/sim/channel.h"
+#include "model/sim/vcd_writer.h"
 #include "model/td/td_stats.h"
 #include "model/td/td_types.h"
 #include "model/td/wave_buffer.h"
@@ -26,7 +27,11 @@ class LaneSequencer : public sc_core::sc_module {
   bool blocked_on_fetch_queue() const;
   void reset() { issued_ = stalled_ = false; }
 
-  // Trace view of the last tick.
+  // Waveform: this stage's signals under its name. attach_trace() once,
+  // sample_trace() after each clock's tick.
+  void attach_trace(sim::VcdWriter& vcd);
+  void sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const;
+  // The last tick.
   bool issued() const { return issued_; }
   bool stalled() const { return stalled_; }
   uint32_t last_lane() const { return last_lane_; }
@@ -46,6 +51,9 @@ class LaneSequencer : public sc_core::sc_module {
   bool issued_ = false, stalled_ = false;
   uint32_t last_lane_ = 0;
   uint64_t last_wave_ = 0;
+  struct TraceSignals {
+    sim::VcdWriter::SignalId lane_valid, lane_stall, lane_index, wave_id;
+  } trace_{};
 };
 
 }  // namespace td::timing

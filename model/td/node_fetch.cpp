@@ -115,4 +115,27 @@ void NodeFetch::reset() {
   requested_ = stalled_memory_ = stalled_full_ = false;
 }
 
+void NodeFetch::attach_trace(sim::VcdWriter& vcd) {
+  const std::string prefix = std::string(name()) + ".";
+  trace_.req_valid = vcd.add(prefix + "req_valid", 1);
+  trace_.req_address = vcd.add(prefix + "req_address", 64);
+  trace_.l0_hit = vcd.add(prefix + "l0_hit", 1);
+  trace_.l0_miss = vcd.add(prefix + "l0_miss", 1);
+  trace_.stall_memory = vcd.add(prefix + "stall_memory", 1);
+  trace_.stall_full = vcd.add(prefix + "stall_return_buffer_full", 1);
+  trace_.buffer_count = vcd.add(prefix + "return_buffer_count", 16);
+  trace_.buffer_ready = vcd.add(prefix + "return_buffer_ready", 1);
+}
+
+void NodeFetch::sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const {
+  vcd.set(trace_.req_valid, requested_, cycle);
+  vcd.set(trace_.req_address, last_address_, cycle);
+  vcd.set(trace_.l0_hit, requested_ && last_hit_, cycle);
+  vcd.set(trace_.l0_miss, requested_ && !last_hit_, cycle);
+  vcd.set(trace_.stall_memory, stalled_memory_, cycle);
+  vcd.set(trace_.stall_full, stalled_full_, cycle);
+  vcd.set(trace_.buffer_count, buffer_.size(), cycle);
+  vcd.set(trace_.buffer_ready, !buffer_.full(), cycle);
+}
+
 }  // namespace td::timing

@@ -10,6 +10,7 @@
 
 #include "model/mem/mem_level.h"
 #include "model/sim/channel.h"
+#include "model/sim/vcd_writer.h"
 #include "model/td/td_stats.h"
 #include "model/td/return_buffer.h"
 #include "model/td/td_types.h"
@@ -49,7 +50,11 @@ class NodeFetch : public sc_core::sc_module, public mem::MemClient {
   // deadlock report): one line under the stage's name.
   std::string describe(uint64_t cycle) const;
 
-  // Trace view of the last tick.
+  // Waveform: this stage's signals under its name. attach_trace() once,
+  // sample_trace() after each clock's tick.
+  void attach_trace(sim::VcdWriter& vcd);
+  void sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const;
+  // The last tick.
   bool requested() const { return requested_; }
   bool last_hit() const { return last_hit_; }
   uint64_t last_address() const { return last_address_; }
@@ -69,6 +74,10 @@ class NodeFetch : public sc_core::sc_module, public mem::MemClient {
   uint64_t retry_cycle_ = 0;  // L0 refused: no request before this cycle
   bool requested_ = false, last_hit_ = false, stalled_memory_ = false, stalled_full_ = false;
   uint64_t last_address_ = 0;
+  struct TraceSignals {
+    sim::VcdWriter::SignalId req_valid, req_address, l0_hit, l0_miss, stall_memory, stall_full, buffer_count,
+        buffer_ready;
+  } trace_{};
 };
 
 }  // namespace td::timing

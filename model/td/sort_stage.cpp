@@ -1,5 +1,7 @@
 #include "model/td/sort_stage.h"
 
+#include <string>
+
 #include "model/ref/box_test.h"
 
 namespace td::timing {
@@ -22,5 +24,10 @@ void SortStage::tick(uint64_t cycle) {
   out_.push(std::move(done), cycle);
   accepted_ = true;
 }
+
+
+void SortStage::attach_trace(sim::VcdWriter& vcd) { trace_in_valid_ = vcd.add(std::string(name()) + ".in_valid", 1); }
+
+void SortStage::sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const { vcd.set(trace_in_valid_, accepted_, cycle); }
 
 }  // namespace td::timing

@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include "model/sim/channel.h"
+#include "model/sim/vcd_writer.h"
 #include "model/td/td_types.h"
 #include "model/td/wave_buffer.h"
 
@@ -21,12 +22,17 @@ class SortStage : public sc_core::sc_module {
   const sim::Channel<LaneDone>& out() const { return out_; }
   void reset() { out_.clear(); }
   bool accepted() const { return accepted_; }
+  // Waveform: this stage's signals under its name. attach_trace() once,
+  // sample_trace() after each clock's tick.
+  void attach_trace(sim::VcdWriter& vcd);
+  void sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const;
 
  private:
   sim::Channel<BoxTested>& in_;
   const WaveBuffer& waves_;
   sim::Channel<LaneDone> out_;
   bool accepted_ = false;
+  sim::VcdWriter::SignalId trace_in_valid_ = 0;
 };
 
 }  // namespace td::timing

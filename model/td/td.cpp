@@ -9,16 +9,12 @@
 
 namespace td::timing {
 
-// VCD signal handles, created only when a trace is attached.
+// VCD signal handles of the TD's own parts (accept, fetch queue, issue
+// port), created only when a trace is attached; each stage keeps its own.
 struct Td::TraceIds {
   sim::VcdWriter::SignalId accept_valid, accept_ready;
-  sim::VcdWriter::SignalId seq_valid, seq_stall, seq_lane, seq_wave;
   sim::VcdWriter::SignalId fq_count, fq_ready;
-  sim::VcdWriter::SignalId fetch_valid, fetch_address, l0_hit, l0_miss, fetch_stall_memory, fetch_stall_full;
-  sim::VcdWriter::SignalId rb_count, rb_ready;
   sim::VcdWriter::SignalId port_valid, port_box, port_lane, port_type, port_wave;
-  sim::VcdWriter::SignalId box_in_valid, box_in_ready, sort_in_valid, tri_in_valid, tri_in_ready;
-  sim::VcdWriter::SignalId wb_lanes, wb_retire, waves_in_flight;
 };
 
 Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem::MemLevel& l1,
@@ -210,42 +206,27 @@ std::string Td::describe(uint64_t cycle) const {
   return out;
 }
 
+// Signals are declared in pipeline order, each stage's under its own name.
 void Td::attach_trace(sim::VcdWriter& vcd) {
   vcd_ = &vcd;
   trace_ids_ = std::make_unique<TraceIds>();
   TraceIds& t = *trace_ids_;
-  const auto add = [&](const sc_core::sc_object& scope, const char* signal, unsigned width) {
-    return vcd.add(std::string(scope.name()) + "." + signal, width);
-  };
-  t.accept_valid = vcd.add(std::string(name()) + ".accept.valid", 1);
-  t.accept_ready = vcd.add(std::string(name()) + ".accept.ready", 1);
-  t.seq_valid = add(sequencer_, "lane_valid", 1);
-  t.seq_stall = add(sequencer_, "lane_stall", 1);
-  t.seq_lane = add(sequencer_, "lane_index", 6);
-  t.seq_wave = add(sequencer_, "wave_id", 32);
-  t.fq_count = vcd.add(std::string(name()) + ".fetch_queue.count", 16);
-  t.fq_ready = vcd.add(std::string(name()) + ".fetch_queue.ready", 1);
-  t.fetch_valid = add(node_fetch_, "req_valid", 1);
-  t.fetch_address = add(node_fetch_, "req_address", 64);
-  t.l0_hit = add(node_fetch_, "l0_hit", 1);
-  t.l0_miss = add(node_fetch_, "l0_miss", 1);
-  t.fetch_stall_memory = add(node_fetch_, "stall_memory", 1);
-  t.fetch_stall_full = add(node_fetch_, "stall_return_buffer_full", 1);
-  t.rb_count = add(node_fetch_, "return_buffer_count", 16);
-  t.rb_ready = add(node_fetch_, "return_buffer_ready", 1);
-  t.port_valid = vcd.add(std::string(name()) + ".issue_port.valid", 1);
-  t.port_box = vcd.add(std::string(name()) + ".issue_port.is_box", 1);
-  t.port_lane = vcd.add(std::string(name()) + ".issue_port.lane_index", 6);
-  t.port_type = vcd.add(std::string(name()) + ".issue_port.node_type", 3);
-  t.port_wave = vcd.add(std::string(name()) + ".issue_port.wave_id", 32);
-  t.box_in_valid = add(box_stage_, "in_valid", 1);
-  t.box_in_ready = add(box_stage_, "in_ready", 1);
-  t.sort_in_valid = add(sort_stage_, "in_valid", 1);
-  t.tri_in_valid = add(tri_stage_, "in_valid", 1);
-  t.tri_in_ready = add(tri_stage_, "in_ready", 1);
-  t.wb_lanes = add(write_back_, "lanes_written", 4);
-  t.wb_retire = add(write_back_, "wave_retired", 1);
-  t.waves_in_flight = add(write_back_, "waves_in_flight", 16);
+  const std::string prefix = std::string(name()) + ".";
+  t.accept_valid = vcd.add(prefix + "accept.valid", 1);
+  t.accept_ready = vcd.add(prefix + "accept.ready", 1);
+  sequencer_.attach_trace(vcd);
+  t.fq_count = vcd.add(prefix + "fetch_queue.count", 16);
+  t.fq_ready = vcd.add(prefix + "fetch_queue.ready", 1);
+  node_fetch_.attach_trace(vcd);
+  t.port_valid = vcd.add(prefix + "issue_port.valid", 1);
+  t.port_box = vcd.add(prefix + "issue_port.is_box", 1);
+  t.port_lane = vcd.add(prefix + "issue_port.lane_index", 6);
+  t.port_type = vcd.add(prefix + "issue_port.node_type", 3);
+  t.port_wave = vcd.add(prefix + "issue_port.wave_id", 32);
+  box_stage_.attach_trace(vcd);
+  sort_stage_.attach_trace(vcd);
+  tri_stage_.attach_trace(vcd);
+  write_back_.attach_trace(vcd);
 }
 
 void Td::sample_trace(uint64_t cycle) {
@@ -253,33 +234,19 @@ void Td::sample_trace(uint64_t cycle) {
   const TraceIds& t = *trace_ids_;
   v.set(t.accept_valid, accepted_, cycle);
   v.set(t.accept_ready, !waves_.full(), cycle);
-  v.set(t.seq_valid, sequencer_.issued(), cycle);
-  v.set(t.seq_stall, sequencer_.stalled(), cycle);
-  v.set(t.seq_lane, sequencer_.last_lane(), cycle);
-  v.set(t.seq_wave, sequencer_.last_wave() & 0xffffffffu, cycle);
+  sequencer_.sample_trace(v, cycle);
   v.set(t.fq_count, fetch_queue_.size(), cycle);
   v.set(t.fq_ready, fetch_queue_.can_push(), cycle);
-  v.set(t.fetch_valid, node_fetch_.requested(), cycle);
-  v.set(t.fetch_address, node_fetch_.last_address(), cycle);
-  v.set(t.l0_hit, node_fetch_.requested() && node_fetch_.last_hit(), cycle);
-  v.set(t.l0_miss, node_fetch_.requested() && !node_fetch_.last_hit(), cycle);
-  v.set(t.fetch_stall_memory, node_fetch_.stalled_memory(), cycle);
-  v.set(t.fetch_stall_full, node_fetch_.stalled_full(), cycle);
-  v.set(t.rb_count, node_fetch_.buffer_count(), cycle);
-  v.set(t.rb_ready, !node_fetch_.buffer_full(), cycle);
+  node_fetch_.sample_trace(v, cycle);
   v.set(t.port_valid, port_valid_, cycle);
   v.set(t.port_box, port_valid_ && port_box_, cycle);
   v.set(t.port_lane, port_lane_, cycle);
   v.set(t.port_type, port_type_, cycle);
   v.set(t.port_wave, port_wave_ & 0xffffffffu, cycle);
-  v.set(t.box_in_valid, port_valid_ && port_box_, cycle);
-  v.set(t.box_in_ready, box_stage_.can_accept(), cycle);
-  v.set(t.sort_in_valid, sort_stage_.accepted(), cycle);
-  v.set(t.tri_in_valid, port_valid_ && !port_box_, cycle);
-  v.set(t.tri_in_ready, tri_stage_.can_accept(), cycle);
-  v.set(t.wb_lanes, write_back_.lanes_written(), cycle);
-  v.set(t.wb_retire, write_back_.retired(), cycle);
-  v.set(t.waves_in_flight, waves_.count(), cycle);
+  box_stage_.sample_trace(v, cycle);
+  sort_stage_.sample_trace(v, cycle);
+  tri_stage_.sample_trace(v, cycle);
+  write_back_.sample_trace(v, cycle);
 }
 
 }  // namespace td::timing

@@ -7,6 +7,7 @@
 
 #include "model/isa/descriptor.h"
 #include "model/sim/channel.h"
+#include "model/sim/vcd_writer.h"
 #include "model/td/td_types.h"
 
 namespace td::timing {
@@ -21,8 +22,16 @@ class TriStage : public sc_core::sc_module {
   sim::Channel<LaneDone>& out() { return out_; }
   const sim::Channel<LaneDone>& out() const { return out_; }
   void reset() { out_.clear(); }
+  // Waveform: this stage's signals under its name. attach_trace() once,
+  // sample_trace() after each clock's tick.
+  void attach_trace(sim::VcdWriter& vcd);
+  void sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const;
 
  private:
+  uint64_t last_accept_cycle_ = UINT64_MAX;  // the trace's in_valid
+  struct TraceSignals {
+    sim::VcdWriter::SignalId in_valid, in_ready;
+  } trace_{};
   sim::Channel<LaneDone> out_;
 };
 

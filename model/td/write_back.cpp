@@ -1,5 +1,7 @@
 #include "model/td/write_back.h"
 
+#include <string>
+
 #include <utility>
 
 #include "model/sim/debug.h"
@@ -77,6 +79,20 @@ uint64_t WriteBack::next_retire_cycle() const {
   const WaveSlot& oldest = waves_.slot(waves_.head());
   if (!oldest.sequenced() || !oldest.written()) return UINT64_MAX;
   return oldest.lanes_to_write == 0 ? oldest.sequenced_cycle + return_latency_ : oldest.done_cycle;
+}
+
+
+void WriteBack::attach_trace(sim::VcdWriter& vcd) {
+  const std::string prefix = std::string(name()) + ".";
+  trace_.lanes_written = vcd.add(prefix + "lanes_written", 4);
+  trace_.wave_retired = vcd.add(prefix + "wave_retired", 1);
+  trace_.waves_in_flight = vcd.add(prefix + "waves_in_flight", 16);
+}
+
+void WriteBack::sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const {
+  vcd.set(trace_.lanes_written, lanes_written_, cycle);
+  vcd.set(trace_.wave_retired, retired_, cycle);
+  vcd.set(trace_.waves_in_flight, waves_.count(), cycle);
 }
 
 }  // namespace td::timing

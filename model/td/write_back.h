@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include "model/sim/channel.h"
+#include "model/sim/vcd_writer.h"
 #include "model/td/td_stats.h"
 #include "model/td/td_types.h"
 #include "model/td/wave_buffer.h"
@@ -26,6 +27,10 @@ class WriteBack : public sc_core::sc_module {
 
   uint32_t lanes_written() const { return lanes_written_; }  // last tick
   bool retired() const { return retired_; }                  // last tick
+  // Waveform: this stage's signals under its name. attach_trace() once,
+  // sample_trace() after each clock's tick.
+  void attach_trace(sim::VcdWriter& vcd);
+  void sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const;
 
  private:
   void drain(sim::Channel<LaneDone>& port, uint64_t cycle);
@@ -43,6 +48,9 @@ class WriteBack : public sc_core::sc_module {
   WaveResult outgoing_;  // handed to the client; reused so results are not reallocated per instruction
   uint32_t lanes_written_ = 0;
   bool retired_ = false;
+  struct TraceSignals {
+    sim::VcdWriter::SignalId lanes_written, wave_retired, waves_in_flight;
+  } trace_{};
 };
 
 }  // namespace td::timing
