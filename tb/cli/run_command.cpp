@@ -16,7 +16,6 @@
 #include "tb/cli/unsigned_option.h"
 #include "tb/report/trace_picture.h"
 #include "tb/run/hit_sink.h"
-#include "tb/run/model_trace_engine.h"
 #include "tb/run/run_report.h"
 #include "tb/run/trace_engine.h"
 #include "tb/run/workload.h"
@@ -116,8 +115,8 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
   run->add_option("--ao-rays", options.ao_rays, "Ambient-occlusion rays per primary hit (--rays ao)")
       ->check(unsigned_in(1, 64))
       ->capture_default_str();
-  run->add_option("--engine", options.engine, "functional (golden reference, no time) or model (the SystemC chip)")
-      ->check(CLI::IsMember({"functional", "model"}))
+  run->add_option("--engine", options.engine, run::trace_engines().describe())
+      ->check(CLI::IsMember(run::trace_engines().names()))
       ->capture_default_str();
   run->add_option("--scoreboard", options.scoreboard,
                   "Check the model's lanes against the golden reference: all, off, or sample:N (every Nth instruction)")
@@ -139,12 +138,14 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
 int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   const auto setup_start = std::chrono::steady_clock::now();
   // Flags that would do nothing, then names, then the config: before any work.
-  const bool functional = options.engine == "functional";
-  if (functional)
+  const run::TraceEngines::Entry& engine_entry = *run::trace_engines().find(options.engine);
+  const bool timed = engine_entry.timed;
+  const std::string with_engine = "with --engine " + options.engine;
+  if (!timed)
     for (const char* flag : {"--stats", "--trace", "--debug"})
-      refuse_if_given(command, flag, "with --engine functional (no timing); use --engine model");
-  if (!functional) refuse_if_given(command, "--threads", "with --engine model (the chip is simulated on one thread)");
-  if (functional) refuse_if_given(command, "--scoreboard", "with --engine functional (it is the reference)");
+      refuse_if_given(command, flag, with_engine + " (no timing); use --engine model");
+  if (timed) refuse_if_given(command, "--threads", with_engine + " (the chip is simulated on one thread)");
+  if (!timed) refuse_if_given(command, "--scoreboard", with_engine + " (it is the reference)");
   const uint64_t check_every = parse_scoreboard(options.scoreboard);
   if (options.rays != "ao") refuse_if_given(command, "--ao-rays", "without --rays ao");
   if (options.rays != "primary" || !options.rays_in.empty())
@@ -207,19 +208,16 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
 
   sim::StatsRegistry stats;
   const std::unique_ptr<TraceOutput> trace = open_trace(options.trace, config.period_ps());
-  std::unique_ptr<run::TraceEngine> engine;
-  run::ModelTraceEngine* model = nullptr;
-  if (functional) {
-    engine = std::make_unique<run::FunctionalEngine>(threads);
-  } else {
-    traversal::ShaderParams params = shader_params(config.shader);
-    params.check_every = check_every;
-    auto timed = std::make_unique<run::ModelTraceEngine>(config, params, stats, trace ? &trace->vcd() : nullptr);
-    model = timed.get();
-    engine = std::move(timed);
-  }
+  run::TraceEngineSetup setup;
+  setup.config = &config;
+  setup.shader = shader_params(config.shader);
+  setup.shader.check_every = check_every;
+  setup.stats = &stats;
+  setup.vcd = trace ? &trace->vcd() : nullptr;
+  setup.threads = threads;
+  const std::unique_ptr<run::TraceEngine> engine = engine_entry.make(setup);
   report.engine = engine->name();
-  report.threads = functional ? threads : 1;
+  report.threads = timed ? 1 : threads;
   const auto trace_start = std::chrono::steady_clock::now();
   try {
     engine->trace(workload.bvh, *workload.rays, traversal_options, sink);
@@ -228,14 +226,15 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   }
   report.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - trace_start).count();
   report.totals = sink.totals();
-  if (model) report.timing = run::timing_figures(stats, config, model->cycles());
+  const run::ScoreboardCounts scoreboard = engine->scoreboard();
+  if (timed) report.timing = run::timing_figures(stats, config, engine->cycles());
   std::cout << run::format_run_report(report);
-  if (model)
+  if (timed)
     std::cout << fmt::format("scoreboard ({}): {} lanes checked against the golden reference, {} mismatches\n",
-                             options.scoreboard, model->lanes_checked(), model->mismatches());
-  if (model && model->mismatches() > 0) {
-    std::cout << fmt::format("scoreboard: {} lanes differ from the golden reference\n", model->mismatches());
-    for (const std::string& line : model->mismatch_reports()) std::cout << "  " << line << "\n";
+                             options.scoreboard, scoreboard.lanes_checked, scoreboard.mismatches);
+  if (scoreboard.mismatches > 0) {
+    std::cout << fmt::format("scoreboard: {} lanes differ from the golden reference\n", scoreboard.mismatches);
+    for (const std::string& line : scoreboard.reports) std::cout << "  " << line << "\n";
   }
   if (report.partial) return sim::interrupt_exit_code();  // outputs of an unfinished run are not written
 
@@ -248,7 +247,7 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   if (!options.image.empty())
     write_file_atomically(options.image, report::encode_png(report::render_trace_picture(
                                              sink.width(), sink.height(), sink.pixels())));
-  const bool clean = report.totals.faults == 0 && (!model || model->mismatches() == 0);
+  const bool clean = report.totals.faults == 0 && scoreboard.mismatches == 0;
   return clean ? 0 : 1;
 }
 

@@ -59,8 +59,8 @@ struct CheckOptions {
 };
 
 int run_check(const CLI::App* command, const CheckOptions& options) {
-  if (options.engine == "ref") {
-    const std::string why = "with --engine ref (the golden reference has no chip, no timing); use --engine model";
+  if (!td::tb::check_engines().find(options.engine)->timed) {
+    const std::string why = "with --engine " + options.engine + " (no chip, no timing); use --engine model";
     for (const char* flag : {"--config", "--lanes-per-wave", "--stats", "--debug"}) refuse_if_given(command, flag, why);
   }
   check_stats_names(options.stats);
@@ -225,8 +225,8 @@ int main(int argc, char** argv) {
   CLI::App* check_cmd = app.add_subcommand(
       "check", "Run reference-vector files through an engine; one line per mismatch, then 'N passed, M failed'");
   check_cmd->add_option("files", check.files, "Vector files (.tdv)")->required();
-  check_cmd->add_option("--engine", check.engine, "Engine to check: ref (golden reference) or model (SystemC timing model)")
-      ->check(CLI::IsMember(td::tb::engine_names()))
+  check_cmd->add_option("--engine", check.engine, "Engine to check: " + td::tb::check_engines().describe())
+      ->check(CLI::IsMember(td::tb::check_engines().names()))
       ->capture_default_str();
   check_cmd->add_option("--config", check.engine_options.config_path, "Chip configuration (engine model)")
       ->capture_default_str();

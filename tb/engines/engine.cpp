@@ -22,16 +22,25 @@ class RefEngine final : public Engine {
 
 }  // namespace
 
-std::vector<std::string> engine_names() { return {"ref", "model"}; }
+const CheckEngines& check_engines() {
+  static const CheckEngines registry = [] {
+    CheckEngines engines;
+    engines.add({"ref", "golden reference, no timing", false,
+                 [](const EngineOptions&) -> std::unique_ptr<Engine> { return std::make_unique<RefEngine>(); }});
+    engines.add({"model", "the SystemC timing model of the --config chip, cases batched into waves", true,
+                 [](const EngineOptions& options) {
+                   ModelEngineOptions model_options;
+                   model_options.lanes_per_wave = options.lanes_per_wave;
+                   return make_model_engine(cfg::load_config(options.config_path), model_options);
+                 }});
+    return engines;
+  }();
+  return registry;
+}
 
 std::unique_ptr<Engine> make_engine(const std::string& name, const EngineOptions& options) {
-  if (name == "ref") return std::make_unique<RefEngine>();
-  if (name == "model") {
-    ModelEngineOptions model_options;
-    model_options.lanes_per_wave = options.lanes_per_wave;
-    return make_model_engine(cfg::load_config(options.config_path), model_options);
-  }
-  return nullptr;
+  const CheckEngines::Entry* entry = check_engines().find(name);
+  return entry ? entry->make(options) : nullptr;
 }
 
 }  // namespace td::tb

@@ -1,6 +1,7 @@
-// engine.h — one interface in front of every engine that can execute lanes:
-// `ref` (golden reference, no time) today; `model` (SystemC timing model) and
-// `rtl` (Verilated datapaths) plug in behind the same call.
+// engine.h — one interface in front of every engine that executes vector
+// cases (`tdsim check`): `ref` (golden reference, no time) and `model` (the
+// SystemC timing model), registered by name in check_engines(); `rtl`
+// (Verilated datapaths) registers there too.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 
 #include "model/isa/lane.h"
 #include "model/sim/stats.h"
+#include "tb/engines/registry.h"
 #include "tb/vectors/tdv.h"
 
 namespace td::tb {
@@ -30,11 +32,12 @@ struct EngineOptions {
   uint32_t lanes_per_wave = 64;  // 32 or 64 (engines that batch into waves)
 };
 
-// Names accepted by make_engine, for --help and error messages.
-std::vector<std::string> engine_names();
-
-// nullptr when `name` is not an engine this build knows. Throws
+// The engines `tdsim check --engine` can name. A factory throws
 // cfg::ConfigError for a bad configuration.
+using CheckEngines = Registry<Engine, EngineOptions>;
+const CheckEngines& check_engines();
+
+// check_engines().find(name)->make(options); nullptr for an unknown name.
 std::unique_ptr<Engine> make_engine(const std::string& name, const EngineOptions& options = {});
 
 }  // namespace td::tb

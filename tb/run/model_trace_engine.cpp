@@ -23,11 +23,9 @@ ModelTraceEngine::ModelTraceEngine(const cfg::Config& config, const traversal::S
 
 ModelTraceEngine::~ModelTraceEngine() = default;
 
-uint64_t ModelTraceEngine::mismatches() const { return shader_ ? shader_->mismatches() : 0; }
-uint64_t ModelTraceEngine::lanes_checked() const { return shader_ ? shader_->lanes_checked() : 0; }
-
-std::vector<std::string> ModelTraceEngine::mismatch_reports() const {
-  return shader_ ? shader_->mismatch_reports() : std::vector<std::string>{};
+ScoreboardCounts ModelTraceEngine::scoreboard() const {
+  if (!shader_) return {};
+  return ScoreboardCounts{shader_->lanes_checked(), shader_->mismatches(), shader_->mismatch_reports()};
 }
 
 void ModelTraceEngine::trace(const scene::EncodedBvh& bvh, RaySource& source,

@@ -32,10 +32,8 @@ class ModelTraceEngine final : public TraceEngine {
   void trace(const scene::EncodedBvh& bvh, RaySource& source, const traversal::TraversalOptions& options,
              HitSink& sink) override;
 
-  uint64_t cycles() const { return cycles_; }
-  uint64_t mismatches() const;
-  uint64_t lanes_checked() const;
-  std::vector<std::string> mismatch_reports() const;
+  uint64_t cycles() const override { return cycles_; }
+  ScoreboardCounts scoreboard() const override;
 
  private:
   const cfg::Config config_;

@@ -1,19 +1,33 @@
 // trace_engine.h — what executes a ray workload: the golden reference with
 // no time (`functional`, the oracle and the speed limit) or the SystemC chip
-// running the traversal shader (`model`). Both take rays from a RaySource,
+// running the traversal shader (`model`), registered by name in
+// trace_engines() (`tdsim run --engine`). All take rays from a RaySource,
 // walk them with RayTraversal, and hand every finished ray to a HitSink, so
 // they are compared ray for ray.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
+#include "model/chip/config.h"
 #include "model/sim/stats.h"
+#include "model/sim/vcd_writer.h"
+#include "tb/engines/registry.h"
 #include "tb/run/hit_sink.h"
 #include "tb/run/ray_source.h"
 #include "tb/scene/encoded_bvh.h"
 #include "tb/traversal/ray_traversal.h"
+#include "tb/traversal/traversal_shader.h"
 
 namespace td::run {
+
+// What a timed engine's lanes came to against the golden reference.
+struct ScoreboardCounts {
+  uint64_t lanes_checked = 0;
+  uint64_t mismatches = 0;
+  std::vector<std::string> reports;  // the first few mismatches, one line each
+};
 
 class TraceEngine {
  public:
@@ -23,7 +37,23 @@ class TraceEngine {
   // Throws sim::Interrupted on SIGINT/SIGTERM.
   virtual void trace(const scene::EncodedBvh& bvh, RaySource& source, const traversal::TraversalOptions& options,
                      HitSink& sink) = 0;
+  // A timed engine's simulated cycles (0 without time) and scoreboard.
+  virtual uint64_t cycles() const { return 0; }
+  virtual ScoreboardCounts scoreboard() const { return {}; }
 };
+
+// What the factories take; each engine reads its part.
+struct TraceEngineSetup {
+  const cfg::Config* config = nullptr;   // timed engines: the chip
+  traversal::ShaderParams shader;        // timed engines: the SIMDs' traversal loop
+  sim::StatsRegistry* stats = nullptr;   // timed engines: where their statistics go
+  sim::VcdWriter* vcd = nullptr;         // timed engines: a waveform, or none
+  unsigned threads = 1;                  // functional: host threads
+};
+
+// The engines `tdsim run --engine` can name.
+using TraceEngines = tb::Registry<TraceEngine, TraceEngineSetup>;
+const TraceEngines& trace_engines();
 
 // The golden reference over `threads` threads (>= 1). Rays are split into
 // fixed chunks, each traced whole by one thread and delivered in order: the
