@@ -6,25 +6,34 @@
 
 namespace td::timing {
 
-SortStage::SortStage(sc_core::sc_module_name name, uint32_t latency_cycles, sim::Channel<BoxTested>& in,
-                     const WaveBuffer& waves)
-    : sc_module(name), in_(in), waves_(waves), out_(latency_cycles + 1, latency_cycles) {}
-
-void SortStage::tick(uint64_t cycle) {
-  accepted_ = false;
-  // The box stage delivers at most one lane a clock, and this stage is as
-  // wide, so its input never backs up.
-  if (!in_.can_pop(cycle) || !out_.can_push()) return;
-  const BoxTested item = in_.pop();
-  const Descriptor& descriptor = waves_.slot(item.job.slot).instr.descriptor;
-  LaneDone done{item.job.slot, item.job.lane, LaneResult{}};
+LaneDone sort_datapath_cpp(const SortLane& lane) {
+  LaneDone done{lane.tested.job.slot, lane.tested.job.lane, LaneResult{}};
   done.result.written = true;
   done.result.outcome = LaneOutcome::kBoxNode;
-  done.result.dwords = ref::box_result(item.child, item.tests, descriptor.box_sort);
-  out_.push(std::move(done), cycle);
-  accepted_ = true;
+  done.result.dwords = ref::box_result(lane.tested.child, lane.tested.tests, lane.box_sort);
+  return done;
 }
 
+SortStage::SortStage(sc_core::sc_module_name name, uint32_t latency_cycles, sim::Channel<BoxTested>& in,
+                     const WaveBuffer& waves)
+    : sc_module(name),
+      in_(in),
+      waves_(waves),
+      out_(latency_cycles + 1, latency_cycles),
+      datapath_(std::make_unique<CppDatapath<SortLane, LaneDone, sort_datapath_cpp>>(out_)),
+      clocked_(datapath_->clocked()) {}
+
+void SortStage::tick(uint64_t cycle) {
+  if (needs_clock()) datapath_->tick(cycle);
+  accepted_ = false;
+  // The box datapath delivers at most one lane a clock, and this stage is
+  // as wide, so its input never backs up.
+  if (!in_.can_pop(cycle) || !(clocked_ ? datapath_->can_accept() : out_.can_push())) return;
+  SortLane lane{in_.pop(), true};
+  lane.box_sort = waves_.slot(lane.tested.job.slot).instr.descriptor.box_sort;
+  datapath_->accept(lane, cycle);
+  accepted_ = true;
+}
 
 void SortStage::attach_trace(sim::VcdWriter& vcd) { trace_in_valid_ = vcd.add(std::string(name()) + ".in_valid", 1); }
 

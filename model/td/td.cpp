@@ -85,6 +85,10 @@ void Td::tick(uint64_t cycle) {
   if (ticked_ && cycle > last_tick_cycle_ + 1) charge_skipped_clocks(cycle - last_tick_cycle_ - 1);
   ticked_ = true;
   last_tick_cycle_ = cycle;
+  // The datapaths' clocks first (a clocked RTL pipeline moves its lanes),
+  // then the stages, consumers first.
+  box_stage_.tick(cycle);
+  tri_stage_.tick(cycle);
   write_back_.tick(cycle);
   sort_stage_.tick(cycle);
   issue_port(cycle);
@@ -161,6 +165,8 @@ uint64_t Td::next_active_cycle(uint64_t cycle) const {
   if (!box_stage_.out().empty()) consider(box_stage_.out().front_visible_cycle());
   if (!sort_stage_.out().empty()) consider(sort_stage_.out().front_visible_cycle());
   if (!tri_stage_.out().empty()) consider(tri_stage_.out().front_visible_cycle());
+  // A clocked datapath holding lanes needs every clock.
+  if (box_stage_.needs_clock() || sort_stage_.needs_clock() || tri_stage_.needs_clock()) consider(next);
   if (!no_fetch_.empty()) consider(no_fetch_.front_visible_cycle());
   consider(write_back_.next_retire_cycle());
   if (!waves_.full()) consider(client_retry_cycle_);
@@ -199,8 +205,8 @@ std::string Td::describe(uint64_t cycle) const {
     out += "can pass a lane on";
   out += "\n    " + node_fetch_.describe(cycle);
   out += fmt::format("\n    datapath: {} lanes in {}, {} in {}, {} in {}, {} no-fetch lanes on their way to {}",
-                     box_stage_.out().size(), box_stage_.name(), sort_stage_.out().size(), sort_stage_.name(),
-                     tri_stage_.out().size(), tri_stage_.name(), no_fetch_.size(), write_back_.name());
+                     box_stage_.in_flight(), box_stage_.name(), sort_stage_.in_flight(), sort_stage_.name(),
+                     tri_stage_.in_flight(), tri_stage_.name(), no_fetch_.size(), write_back_.name());
   const std::string l0 = l0_.describe(cycle);
   if (!l0.empty()) out += "\n    " + l0;
   return out;

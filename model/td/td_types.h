@@ -42,6 +42,22 @@ struct BoxTested {
   ref::BoxTestResult tests;
 };
 
+// Issue port -> box or triangle datapath: the lane, its plan (ray, node
+// type) and its node's bytes (64, or 128 for an FP32 box node). The
+// pointers are valid only while the datapath accepts the lane.
+struct NodeLane {
+  LaneJob job;
+  const ref::LanePlan* plan = nullptr;
+  const uint8_t* node = nullptr;
+  const Descriptor* descriptor = nullptr;
+};
+
+// Box datapath -> sorting network, with the descriptor's sort bit.
+struct SortLane {
+  BoxTested tested;
+  bool box_sort = true;
+};
+
 // Anything -> write-back: one lane's final result.
 struct LaneDone {
   uint32_t slot = 0;

@@ -6,22 +6,28 @@
 
 namespace td::timing {
 
+LaneDone triangle_datapath_cpp(const NodeLane& lane) {
+  const TriangleNode node = decode_triangle(lane.node);
+  const auto t = static_cast<uint32_t>(lane.plan->type);
+  LaneDone done{lane.job.slot, lane.job.lane, LaneResult{}};
+  done.result.written = true;
+  done.result.outcome = LaneOutcome::kTriangle;
+  done.result.dwords = ref::triangle_result(node, t, lane.descriptor->return_mode,
+                                            ref::triangle_node_test(lane.plan->ray, node, t));
+  return done;
+}
+
 TriStage::TriStage(sc_core::sc_module_name name, uint32_t latency_cycles)
-    : sc_module(name), out_(latency_cycles + 1, latency_cycles) {}
+    : sc_module(name),
+      out_(latency_cycles + 1, latency_cycles),
+      datapath_(std::make_unique<CppDatapath<NodeLane, LaneDone, triangle_datapath_cpp>>(out_)),
+      clocked_(datapath_->clocked()) {}
 
 void TriStage::accept(const LaneJob& job, const ref::LanePlan& plan, const uint8_t* node_bytes,
                       const Descriptor& descriptor, uint64_t cycle) {
   last_accept_cycle_ = cycle;
-  const TriangleNode node = decode_triangle(node_bytes);
-  const auto t = static_cast<uint32_t>(plan.type);
-  LaneDone done{job.slot, job.lane, LaneResult{}};
-  done.result.written = true;
-  done.result.outcome = LaneOutcome::kTriangle;
-  done.result.dwords =
-      ref::triangle_result(node, t, descriptor.return_mode, ref::triangle_node_test(plan.ray, node, t));
-  out_.push(std::move(done), cycle);
+  datapath_->accept(NodeLane{job, &plan, node_bytes, &descriptor}, cycle);
 }
-
 
 void TriStage::attach_trace(sim::VcdWriter& vcd) {
   const std::string prefix = std::string(name()) + ".";

@@ -141,10 +141,14 @@ TEST(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
   NodeBytes scratch;
   box.accept(LaneJob{slot, 0}, s.plans[0], h.memory.view(s.plans[0].address, 128, scratch.data()), s.instr.descriptor, 100);
   tri.accept(LaneJob{slot, 1}, s.plans[1], h.memory.view(s.plans[1].address, 64, scratch.data()), s.instr.descriptor, 100);
+  EXPECT_EQ(box.in_flight(), 1u);
+  EXPECT_FALSE(box.needs_clock());  // the C++ datapath: the channel's delay is its pipeline
   for (uint64_t cycle = 101; cycle <= 104; ++cycle) sort.tick(cycle);
   EXPECT_FALSE(box.out().can_pop(104));
   sort.tick(105);  // box result arrives at 100 + 5
   EXPECT_TRUE(sort.accepted());
+  EXPECT_EQ(box.in_flight(), 0u);
+  EXPECT_EQ(sort.in_flight(), 1u);
   EXPECT_FALSE(sort.out().can_pop(106));
   ASSERT_TRUE(sort.out().can_pop(107));  // + 2 for the sorting network
   EXPECT_FALSE(tri.out().can_pop(106));

@@ -1,0 +1,61 @@
+// datapath.h — one of the TD's pipelined datapaths (box, sort, triangle),
+// whatever implements it: at most one lane goes in a clock, and each lane's
+// result comes out `latency` clocks later, in order, into the stage's output
+// registers (a channel), where it waits until the next stage takes it. A
+// full channel stops the datapath taking lanes: back-pressure.
+//
+// The stage around it (an sc_module: names, trace signals, the channels) is
+// the same for every implementation, as in MatchLib, where one testbench
+// drives a block's C++ model or its RTL; consumers read the channel, so an
+// implementation costs them nothing. CppDatapath computes a lane's result
+// with the golden reference's maths as it goes in and lets the channel's
+// delay stand for the pipeline; a clocked (Verilated) implementation is
+// ticked every clock while it holds lanes and pushes each result as it
+// comes out.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "model/sim/channel.h"
+
+namespace td::timing {
+
+template <typename In, typename Out>
+class Datapath {
+ public:
+  virtual ~Datapath() = default;
+  // Room for one more lane (lanes inside plus results waiting fit the output).
+  virtual bool can_accept() const = 0;
+  // One lane; what `in` points to is valid only during the call.
+  virtual void accept(const In& in, uint64_t cycle) = 0;
+  // A clocked pipeline must be ticked every clock while lanes_inside() > 0,
+  // before the TD's stages read or feed it in that cycle. An unclocked one
+  // holds no lane (its results go straight to the output channel), so its
+  // room is the channel's: stages ask the channel, saving a call per lane.
+  virtual bool clocked() const = 0;
+  virtual void tick(uint64_t cycle) = 0;
+  virtual size_t lanes_inside() const = 0;  // accepted, result not out yet
+  virtual void reset() = 0;
+};
+
+// The C++ implementation: `Compute` (the reference maths; a template
+// argument, so it inlines) runs when the lane goes in; the output channel's
+// delay (the configured latency) holds the result for the pipeline's clocks.
+template <typename In, typename Out, Out (*Compute)(const In&)>
+class CppDatapath final : public Datapath<In, Out> {
+ public:
+  explicit CppDatapath(sim::Channel<Out>& out) : out_(out) {}
+
+  bool can_accept() const override { return out_.can_push(); }
+  void accept(const In& in, uint64_t cycle) override { out_.push(Compute(in), cycle); }
+  bool clocked() const override { return false; }
+  void tick(uint64_t /*cycle*/) override {}
+  size_t lanes_inside() const override { return 0; }  // each result is in the channel at once
+  void reset() override {}
+
+ private:
+  sim::Channel<Out>& out_;
+};
+
+}  // namespace td::timing
