@@ -1,0 +1,66 @@
+// td_sort4.sv — the box node's result (contract §6): with box_sort, the hit
+// children ordered by ascending (key, slot) — ties by slot index, -0 equal
+// to +0 — then 0xffffffff; without it, each slot's child if hit, else
+// 0xffffffff. Each hit child's place is the number of hit children before
+// it in that order (a rank network). Pipelined, initiation interval 1,
+// results `Latency` clocks after their lane went in (td.sort_latency_cycles).
+module td_sort4 #(
+  parameter int unsigned Latency = 2
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             in_valid_i,
+  input  logic             in_sort_i,   // the descriptor's box_sort
+  input  logic [3:0]       in_hit_i,
+  input  logic [3:0][31:0] in_key_i,    // max(tnear, 0): not NaN for a hit box
+  input  logic [3:0][31:0] in_child_i,
+  output logic             out_valid_o,
+  output logic [3:0][31:0] out_child_o
+);
+
+  // ---- rank and place (combinational) ----
+  logic [3:0][1:0]  rank;
+  logic [3:0][31:0] placed;
+
+  always_comb begin
+    for (int i = 0; i < 4; i++) begin
+      rank[i] = '0;
+      for (int j = 0; j < 4; j++) begin
+        if (j != i && in_hit_i[j] &&
+            (td_pkg::fp32_less(in_key_i[j], in_key_i[i]) ||
+             (!td_pkg::fp32_less(in_key_i[i], in_key_i[j]) && j < i))) begin
+          rank[i] = rank[i] + 2'd1;
+        end
+      end
+    end
+    for (int k = 0; k < 4; k++) begin
+      placed[k] = 32'hffff_ffff;
+      for (int i = 0; i < 4; i++) begin
+        if (in_sort_i ? (in_hit_i[i] && rank[i] == 2'(k)) : (in_hit_i[i] && i == k)) placed[k] = in_child_i[i];
+      end
+    end
+  end
+
+  // ---- the pipeline's registers: Latency stages ----
+  logic             valid_q [Latency];
+  logic [3:0][31:0] child_q [Latency];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned s = 0; s < Latency; s++) valid_q[s] <= 1'b0;
+    end else begin
+      valid_q[0] <= in_valid_i;
+      for (int unsigned s = 1; s < Latency; s++) valid_q[s] <= valid_q[s-1];
+    end
+  end
+
+  // Data registers need no reset: valid says when they mean something.
+  always_ff @(posedge clk_i) begin
+    child_q[0] <= placed;
+    for (int unsigned s = 1; s < Latency; s++) child_q[s] <= child_q[s-1];
+  end
+
+  assign out_valid_o = valid_q[Latency-1];
+  assign out_child_o = child_q[Latency-1];
+
+endmodule

@@ -1,0 +1,213 @@
+// td_box_datapath under Verilator against the golden reference: random
+// FP32 and FP16 nodes and rays (inverted, NaN and empty boxes, zero and -0
+// directions, every box_grow from 0 to 255), one lane a clock, each result
+// out exactly Latency clocks later; and every box-node case of the public
+// conformance and edge vector files, through the reference's sorting
+// network, against the files' expected dwords.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+// Verilator's headers are not written to the project's warning flags.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wpedantic"
+#include "Vtd_box_datapath.h"
+#pragma GCC diagnostic pop
+#include "model/isa/fp32.h"
+#include "model/isa/node.h"
+#include "model/ref/box_test.h"
+#include "model/ref/intersect.h"
+#include "tb/vectors/tdv.h"
+
+namespace {
+
+using td::bits_of;
+using td::float_of;
+
+constexpr uint32_t kLatency = 8;  // the unit's default Latency
+
+struct Rng {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
+  float uniform(float lo, float hi) { return lo + (hi - lo) * static_cast<float>(next() >> 40) / 16777216.0f; }
+};
+
+// One lane for the unit: the node's bytes and the ray.
+struct BoxLane {
+  std::array<uint8_t, 128> node{};
+  bool fp16 = false;
+  td::Ray ray;
+  uint32_t grow = 0;
+};
+
+// The clocked unit, one cycle at a time.
+class BoxUnit {
+ public:
+  BoxUnit() {
+    unit_.clk_i = 0;
+    unit_.rst_ni = 0;
+    unit_.in_valid_i = 0;
+    unit_.eval();
+    clock();
+    unit_.rst_ni = 1;
+    unit_.eval();
+  }
+  // Drives `lane` (or nothing) for one clock; returns whether a result came out.
+  bool cycle(const BoxLane* lane) {
+    unit_.in_valid_i = lane != nullptr;
+    if (lane) {
+      unit_.in_fp16_i = lane->fp16;
+      for (int w = 0; w < 28; ++w) {  // bytes 0..111
+        uint32_t word;
+        std::memcpy(&word, lane->node.data() + 4 * w, 4);
+        unit_.in_node_i[w] = word;
+      }
+      for (int a = 0; a < 3; ++a) {
+        unit_.in_origin_i[a] = bits_of(lane->ray.origin[a]);
+        unit_.in_inv_dir_i[a] = bits_of(lane->ray.inv_dir[a]);
+      }
+      unit_.in_extent_i = bits_of(lane->ray.extent);
+      unit_.in_grow_ulps_i = static_cast<uint8_t>(lane->grow);
+    }
+    clock();
+    return unit_.out_valid_o;
+  }
+  bool hit(int i) const { return (unit_.out_hit_o >> i) & 1u; }
+  uint32_t key(int i) const { return unit_.out_key_o[i]; }
+  uint32_t child(int i) const { return unit_.out_child_o[i]; }
+
+ private:
+  void clock() {
+    unit_.clk_i = 1;
+    unit_.eval();
+    unit_.clk_i = 0;
+    unit_.eval();
+  }
+  Vtd_box_datapath unit_;
+};
+
+td::BoxNode decode(const BoxLane& lane) {
+  return lane.fp16 ? td::decode_box16(lane.node.data()) : td::decode_box32(lane.node.data());
+}
+
+BoxLane random_lane(Rng& rng) {
+  BoxLane lane;
+  lane.fp16 = rng.below(2) == 0;
+  td::BoxNode node;
+  for (int i = 0; i < 4; ++i) {
+    node.child[i] = rng.below(8) == 0 ? td::kInvalidChild : static_cast<uint32_t>(rng.next());
+    for (int a = 0; a < 3; ++a) {
+      float lo = rng.uniform(-8, 8), hi = rng.uniform(-8, 8);
+      if (rng.below(4) != 0 && lo > hi) std::swap(lo, hi);  // mostly proper boxes, some inverted
+      node.box[i].min[a] = lo;
+      node.box[i].max[a] = hi;
+    }
+    if (rng.below(32) == 0) node.box[i].max[rng.below(3)] = std::nanf("");
+    if (rng.below(64) == 0) node.box[i].min[rng.below(3)] = -INFINITY;
+  }
+  if (lane.fp16)
+    td::encode_box16(node, lane.node.data());
+  else
+    td::encode_box32(node, lane.node.data());
+  for (int a = 0; a < 3; ++a) {
+    lane.ray.origin[a] = rng.uniform(-10, 10);
+    float d = rng.uniform(-1, 1);
+    switch (rng.below(16)) {
+      case 0: d = 0.0f; break;
+      case 1: d = -0.0f; break;
+      case 2: d = 1e-30f; break;
+      default: break;
+    }
+    lane.ray.dir[a] = d;
+    lane.ray.inv_dir[a] = 1.0f / d;
+  }
+  lane.ray.extent = rng.below(8) == 0 ? INFINITY : rng.uniform(0, 30);
+  lane.grow = rng.below(4) == 0 ? rng.below(256) : rng.below(3);
+  return lane;
+}
+
+TEST(RtlBoxDatapath, MatchesTheReferenceOneLaneAClockAfterItsLatency) {
+  BoxUnit unit;
+  Rng rng{11};
+  std::deque<BoxLane> in_flight;
+  constexpr int kLanes = 200000;
+  int sent = 0, checked = 0;
+  uint64_t cycle = 0;
+  std::deque<uint64_t> sent_at;
+  while (checked < kLanes) {
+    BoxLane lane;
+    const bool send = sent < kLanes && rng.below(8) != 0;  // gaps too
+    if (send) {
+      lane = random_lane(rng);
+      in_flight.push_back(lane);
+      sent_at.push_back(cycle);
+      ++sent;
+    }
+    const bool out = unit.cycle(send ? &lane : nullptr);
+    ++cycle;
+    if (!out) continue;
+    ASSERT_FALSE(in_flight.empty()) << "a result no lane went in for";
+    ASSERT_EQ(cycle - sent_at.front(), kLatency) << "lane " << checked;
+    const BoxLane& expected_lane = in_flight.front();
+    const td::BoxNode node = decode(expected_lane);
+    const td::ref::BoxTestResult expected = td::ref::box_test(expected_lane.ray, node, expected_lane.grow);
+    for (int i = 0; i < 4; ++i) {
+      ASSERT_EQ(unit.child(i), node.child[i]) << "lane " << checked << " box " << i;
+      ASSERT_EQ(unit.hit(i), expected.hit[i]) << "lane " << checked << " box " << i;
+      if (expected.hit[i]) {
+        ASSERT_EQ(unit.key(i), bits_of(expected.key[i])) << "lane " << checked << " box " << i;
+      }
+    }
+    in_flight.pop_front();
+    sent_at.pop_front();
+    ++checked;
+  }
+}
+
+TEST(RtlBoxDatapath, PassesEveryBoxCaseOfThePublicVectors) {
+  int box_cases = 0;
+  for (const char* file : {"conformance-v1.tdv", "edge-v1.tdv"}) {
+    td::tb::TdvReader reader(std::string(TDSIM_SOURCE_DIR) + "/tests/vectors/" + file);
+    td::tb::TdvCase c;
+    while (reader.next(c)) {
+      const td::Descriptor descriptor = td::Descriptor::unpack(c.desc);
+      const td::ref::LanePlan plan = td::ref::plan_lane(descriptor, c.lane);
+      if (plan.outcome != td::LaneOutcome::kBoxNode || !c.expect) continue;
+      BoxLane lane;
+      lane.fp16 = plan.type == td::NodeType::kBox16;
+      std::copy(c.mem.begin(), c.mem.end(), lane.node.begin());
+      lane.ray = plan.ray;
+      lane.grow = descriptor.box_grow_ulps;
+      BoxUnit unit;
+      bool out = unit.cycle(&lane);
+      for (uint32_t k = 1; k < kLatency; ++k) out = unit.cycle(nullptr);
+      ASSERT_TRUE(out) << c.name;
+      td::ref::BoxTestResult tests;
+      std::array<uint32_t, 4> child{};
+      for (int i = 0; i < 4; ++i) {
+        tests.hit[i] = unit.hit(i);
+        tests.key[i] = float_of(unit.key(i));
+        child[i] = unit.child(i);
+      }
+      EXPECT_EQ(td::ref::box_result(child, tests, descriptor.box_sort), *c.expect) << file << ": " << c.name;
+      ++box_cases;
+    }
+  }
+  EXPECT_GT(box_cases, 100);
+}
+
+}  // namespace
