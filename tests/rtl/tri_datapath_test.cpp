@@ -1,0 +1,187 @@
+// td_tri_datapath under Verilator against the golden reference: random
+// triangle nodes and rays aimed at them (hits, misses, grazing edges, both
+// windings, every t, both return modes, every remap source), one lane a
+// clock with gaps, each result out exactly Latency clocks later; and every
+// triangle case of the public conformance and edge vector files against
+// the files' expected dwords.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <string>
+
+// Verilator's headers are not written to the project's warning flags.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wpedantic"
+#include "Vtd_tri_datapath.h"
+#pragma GCC diagnostic pop
+#include "model/isa/fp32.h"
+#include "model/isa/node.h"
+#include "model/ref/intersect.h"
+#include "model/ref/triangle_test.h"
+#include "tb/vectors/tdv.h"
+
+namespace {
+
+using td::bits_of;
+
+constexpr uint32_t kLatency = 16;  // the unit's default Latency
+
+struct TriLane {
+  std::array<uint8_t, 64> node{};
+  uint32_t t = 0;
+  uint32_t return_mode = 1;
+  td::Ray ray;
+};
+
+class TriUnit {
+ public:
+  TriUnit() {
+    unit_.rst_ni = 0;
+    unit_.in_valid_i = 0;
+    clock();
+    unit_.rst_ni = 1;
+  }
+  bool cycle(const TriLane* lane) {
+    unit_.in_valid_i = lane != nullptr;
+    if (lane) {
+      for (int w = 0; w < 16; ++w) {
+        uint32_t word;
+        std::memcpy(&word, lane->node.data() + 4 * w, 4);
+        unit_.in_node_i[w] = word;
+      }
+      unit_.in_triangle_i = static_cast<uint8_t>(lane->t);
+      unit_.in_return_mode_i = lane->return_mode != 0;
+      for (int a = 0; a < 3; ++a) {
+        unit_.in_origin_i[a] = bits_of(lane->ray.origin[a]);
+        unit_.in_dir_i[a] = bits_of(lane->ray.dir[a]);
+        unit_.in_inv_dir_i[a] = bits_of(lane->ray.inv_dir[a]);
+      }
+      unit_.in_extent_i = bits_of(lane->ray.extent);
+    }
+    clock();
+    return unit_.out_valid_o;
+  }
+  std::array<uint32_t, 4> dwords() const {
+    return {unit_.out_dwords_o[0], unit_.out_dwords_o[1], unit_.out_dwords_o[2], unit_.out_dwords_o[3]};
+  }
+
+ private:
+  void clock() {
+    unit_.clk_i = 1;
+    unit_.eval();
+    unit_.clk_i = 0;
+    unit_.eval();
+  }
+  Vtd_tri_datapath unit_;
+};
+
+std::array<uint32_t, 4> expected(const TriLane& lane) {
+  const td::TriangleNode node = td::decode_triangle(lane.node.data());
+  return td::ref::triangle_result(node, lane.t, lane.return_mode, td::ref::triangle_node_test(lane.ray, node, lane.t));
+}
+
+struct Rng {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
+  float uniform(float lo, float hi) { return lo + (hi - lo) * static_cast<float>(next() >> 40) / 16777216.0f; }
+};
+
+TriLane random_lane(Rng& rng) {
+  TriLane lane;
+  td::TriangleNode node;
+  for (auto& v : node.vertex)
+    for (float& c : v) c = rng.uniform(-4, 4);
+  node.id = static_cast<uint32_t>(rng.next());
+  td::encode_triangle(node, lane.node.data());
+  lane.t = rng.below(4);
+  lane.return_mode = rng.below(2);
+  // Aim at a point of the plane near the triangle (inside about half the time).
+  static constexpr std::array<std::array<int, 3>, 4> kAbc = {{{0, 1, 2}, {1, 3, 2}, {2, 3, 4}, {2, 4, 0}}};
+  const auto& abc = kAbc[lane.t];
+  const float u = rng.uniform(-0.3f, 1.0f), v = rng.uniform(-0.3f, 1.0f - u);
+  td::Vec3 target;
+  for (int a = 0; a < 3; ++a)
+    target[a] = node.vertex[abc[0]][a] + u * (node.vertex[abc[1]][a] - node.vertex[abc[0]][a]) +
+                v * (node.vertex[abc[2]][a] - node.vertex[abc[0]][a]);
+  for (int a = 0; a < 3; ++a) lane.ray.origin[a] = rng.uniform(-10, 10);
+  for (int a = 0; a < 3; ++a) {
+    float d = target[a] - lane.ray.origin[a];
+    if (rng.below(16) == 0) d = rng.below(2) ? 0.0f : -0.0f;  // axis-parallel rays
+    lane.ray.dir[a] = d;
+    lane.ray.inv_dir[a] = 1.0f / d;
+  }
+  lane.ray.extent = rng.below(4) == 0 ? rng.uniform(0, 1.5f) : INFINITY;
+  return lane;
+}
+
+TEST(RtlTriDatapath, MatchesTheReferenceOneLaneAClockAfterItsLatency) {
+  TriUnit unit;
+  Rng rng{23};
+  std::deque<TriLane> in_flight;
+  std::deque<uint64_t> sent_at;
+  constexpr int kLanes = 200000;
+  int sent = 0, checked = 0, hits = 0;
+  uint64_t cycle = 0;
+  while (checked < kLanes) {
+    TriLane lane;
+    const bool send = sent < kLanes && rng.below(8) != 0;
+    if (send) {
+      lane = random_lane(rng);
+      in_flight.push_back(lane);
+      sent_at.push_back(cycle);
+      ++sent;
+    }
+    const bool out = unit.cycle(send ? &lane : nullptr);
+    ++cycle;
+    if (!out) continue;
+    ASSERT_FALSE(in_flight.empty()) << "a result no lane went in for";
+    ASSERT_EQ(cycle - sent_at.front(), kLatency);
+    const std::array<uint32_t, 4> want = expected(in_flight.front());
+    ASSERT_EQ(unit.dwords(), want) << "lane " << checked;
+    hits += want[0] != td::kPlusInfBits;
+    in_flight.pop_front();
+    sent_at.pop_front();
+    ++checked;
+  }
+  EXPECT_GT(hits, kLanes / 5);  // the rays are aimed: many hit, many miss
+  EXPECT_LT(hits, kLanes * 4 / 5);
+}
+
+TEST(RtlTriDatapath, PassesEveryTriangleCaseOfThePublicVectors) {
+  int cases = 0;
+  for (const char* file : {"conformance-v1.tdv", "edge-v1.tdv"}) {
+    td::tb::TdvReader reader(std::string(TDSIM_SOURCE_DIR) + "/tests/vectors/" + file);
+    td::tb::TdvCase c;
+    while (reader.next(c)) {
+      const td::Descriptor descriptor = td::Descriptor::unpack(c.desc);
+      const td::ref::LanePlan plan = td::ref::plan_lane(descriptor, c.lane);
+      if (plan.outcome != td::LaneOutcome::kTriangle || !c.expect) continue;
+      TriLane lane;
+      std::copy(c.mem.begin(), c.mem.end(), lane.node.begin());
+      lane.t = static_cast<uint32_t>(plan.type);
+      lane.return_mode = descriptor.return_mode;
+      lane.ray = plan.ray;
+      TriUnit unit;
+      bool out = unit.cycle(&lane);
+      for (uint32_t k = 1; k < kLatency; ++k) out = unit.cycle(nullptr);
+      ASSERT_TRUE(out) << c.name;
+      EXPECT_EQ(unit.dwords(), *c.expect) << file << ": " << c.name;
+      ++cases;
+    }
+  }
+  EXPECT_GT(cases, 100);
+}
+
+}  // namespace
