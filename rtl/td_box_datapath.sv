@@ -12,35 +12,35 @@ module td_box_datapath #(
   input  logic             in_valid_i,
   input  logic             in_fp16_i,       // node type 4 (FP16 boxes), else type 5 (FP32)
   input  logic [895:0]     in_node_i,       // the node's bytes 0..111 (112..127 unused): byte k at [8k +: 8]
-  input  logic [2:0][31:0] in_origin_i,
-  input  logic [2:0][31:0] in_inv_dir_i,
+  input  logic [95:0]      in_origin_i,     // x, y, z: axis a at [32a +: 32]
+  input  logic [95:0]      in_inv_dir_i,
   input  logic [31:0]      in_extent_i,
   input  logic [7:0]       in_grow_ulps_i,  // the descriptor's box_grow
   output logic             out_valid_o,
   output logic [3:0]       out_hit_o,
-  output logic [3:0][31:0] out_key_o,       // max(tnear, 0) of each hit box
-  output logic [3:0][31:0] out_child_o
+  output logic [127:0]     out_key_o,       // max(tnear, 0) of each hit box: box i at [32i +: 32]
+  output logic [127:0]     out_child_o
 );
 
   // ---- decode and test (combinational) ----
-  logic [3:0][31:0] child;
-  logic [3:0]       hit;
-  logic [3:0][31:0] key;
+  logic [127:0] child;
+  logic [3:0]   hit;
+  logic [127:0] key;
 
   for (genvar i = 0; i < 4; i++) begin : gen_box
-    logic [2:0][31:0] min32, max32, min16, max16;
-    logic             slab_hit;
-    logic [31:0]      slab_key;
-    assign child[i] = in_node_i[32*i +: 32];
+    logic [95:0] min16, max16;
+    logic        slab_hit;
+    logic [31:0] slab_key;
+    logic [31:0] slot;
+    assign slot = in_node_i[32*i +: 32];
+    assign child[32*i +: 32] = slot;
     for (genvar a = 0; a < 3; a++) begin : gen_bound
-      assign min32[a] = in_node_i[8*(16 + 24*i) + 32*a +: 32];
-      assign max32[a] = in_node_i[8*(28 + 24*i) + 32*a +: 32];
-      td_fp16_to_fp32 u_min16 (.half_i(in_node_i[8*(16 + 12*i) + 16*a +: 16]), .single_o(min16[a]));
-      td_fp16_to_fp32 u_max16 (.half_i(in_node_i[8*(22 + 12*i) + 16*a +: 16]), .single_o(max16[a]));
+      td_fp16_to_fp32 u_min16 (.half_i(in_node_i[8*(16 + 12*i) + 16*a +: 16]), .single_o(min16[32*a +: 32]));
+      td_fp16_to_fp32 u_max16 (.half_i(in_node_i[8*(22 + 12*i) + 16*a +: 16]), .single_o(max16[32*a +: 32]));
     end
     td_box_slab u_slab (
-      .min_i     (in_fp16_i ? min16 : min32),
-      .max_i     (in_fp16_i ? max16 : max32),
+      .min_i     (in_fp16_i ? min16 : in_node_i[8*(16 + 24*i) +: 96]),
+      .max_i     (in_fp16_i ? max16 : in_node_i[8*(28 + 24*i) +: 96]),
       .origin_i  (in_origin_i),
       .inv_dir_i (in_inv_dir_i),
       .extent_i  (in_extent_i),
@@ -48,15 +48,15 @@ module td_box_datapath #(
       .hit_o     (slab_hit),
       .key_o     (slab_key)
     );
-    assign hit[i] = (child[i] != 32'hffff_ffff) && slab_hit;
-    assign key[i] = (child[i] != 32'hffff_ffff) ? slab_key : 32'h0000_0000;
+    assign hit[i] = (slot != 32'hffff_ffff) && slab_hit;
+    assign key[32*i +: 32] = (slot != 32'hffff_ffff) ? slab_key : 32'h0000_0000;
   end
 
   // ---- the pipeline's registers: Latency stages ----
-  logic             valid_q [Latency];
-  logic [3:0]       hit_q   [Latency];
-  logic [3:0][31:0] key_q   [Latency];
-  logic [3:0][31:0] child_q [Latency];
+  logic         valid_q [Latency];
+  logic [3:0]   hit_q   [Latency];
+  logic [127:0] key_q   [Latency];
+  logic [127:0] child_q [Latency];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

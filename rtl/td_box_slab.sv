@@ -4,37 +4,42 @@
 // box, is a miss; tfar grows by `grow` ulps; hit iff max(tnear, 0) <=
 // min(tfar, extent), and the sort key is max(tnear, 0). Combinational.
 module td_box_slab (
-  input  logic [2:0][31:0] min_i,
-  input  logic [2:0][31:0] max_i,
-  input  logic [2:0][31:0] origin_i,
-  input  logic [2:0][31:0] inv_dir_i,
-  input  logic [31:0]      extent_i,
-  input  logic [7:0]       grow_i,
-  output logic             hit_o,
-  output logic [31:0]      key_o
+  input  logic [95:0] min_i,      // x, y, z: axis a at [32a +: 32]
+  input  logic [95:0] max_i,
+  input  logic [95:0] origin_i,
+  input  logic [95:0] inv_dir_i,
+  input  logic [31:0] extent_i,
+  input  logic [7:0]  grow_i,
+  output logic        hit_o,
+  output logic [31:0] key_o
 );
 
-  logic [2:0][31:0] lo_diff, hi_diff, lo, hi, near, far;
-  logic [2:0]       box_nan;
+  logic [95:0] near, far;
+  logic [2:0]  box_nan;
 
   for (genvar a = 0; a < 3; a++) begin : gen_axis
+    logic [31:0] bound_lo, bound_hi, origin, inv_dir, lo_diff, hi_diff, lo, hi;
+    assign bound_lo = min_i[32*a +: 32];
+    assign bound_hi = max_i[32*a +: 32];
+    assign origin   = origin_i[32*a +: 32];
+    assign inv_dir  = inv_dir_i[32*a +: 32];
     // bound - origin as bound + (-origin): the same IEEE result, signed zeros too.
-    td_fp32_add u_lo_diff (.a_i(min_i[a]), .b_i({~origin_i[a][31], origin_i[a][30:0]}), .sum_o(lo_diff[a]));
-    td_fp32_add u_hi_diff (.a_i(max_i[a]), .b_i({~origin_i[a][31], origin_i[a][30:0]}), .sum_o(hi_diff[a]));
-    td_fp32_mul u_lo (.a_i(lo_diff[a]), .b_i(inv_dir_i[a]), .product_o(lo[a]));
-    td_fp32_mul u_hi (.a_i(hi_diff[a]), .b_i(inv_dir_i[a]), .product_o(hi[a]));
+    td_fp32_add u_lo_diff (.a_i(bound_lo), .b_i({~origin[31], origin[30:0]}), .sum_o(lo_diff));
+    td_fp32_add u_hi_diff (.a_i(bound_hi), .b_i({~origin[31], origin[30:0]}), .sum_o(hi_diff));
+    td_fp32_mul u_lo (.a_i(lo_diff), .b_i(inv_dir), .product_o(lo));
+    td_fp32_mul u_hi (.a_i(hi_diff), .b_i(inv_dir), .product_o(hi));
     // The sign bit, not a comparison: inv_dir = -0 swaps like any negative.
-    assign near[a] = inv_dir_i[a][31] ? hi[a] : lo[a];
-    assign far[a]  = inv_dir_i[a][31] ? lo[a] : hi[a];
-    assign box_nan[a] = td_pkg::fp32_is_nan(min_i[a][30:0]) | td_pkg::fp32_is_nan(max_i[a][30:0]);
+    assign near[32*a +: 32] = inv_dir[31] ? hi : lo;
+    assign far[32*a +: 32]  = inv_dir[31] ? lo : hi;
+    assign box_nan[a] = td_pkg::fp32_is_nan(bound_lo[30:0]) | td_pkg::fp32_is_nan(bound_hi[30:0]);
   end
 
   logic [31:0] near_xy, tnear, far_xy, tfar, tfar_grown, entry, exit_;
   /* verilator lint_off PINCONNECTEMPTY */  // each instance gives one of min and max
-  td_fp32_minmax u_near_xy (.a_i(near[0]), .b_i(near[1]), .min_o(), .max_o(near_xy));
-  td_fp32_minmax u_tnear (.a_i(near_xy), .b_i(near[2]), .min_o(), .max_o(tnear));
-  td_fp32_minmax u_far_xy (.a_i(far[0]), .b_i(far[1]), .min_o(far_xy), .max_o());
-  td_fp32_minmax u_tfar (.a_i(far_xy), .b_i(far[2]), .min_o(tfar), .max_o());
+  td_fp32_minmax u_near_xy (.a_i(near[31:0]), .b_i(near[63:32]), .min_o(), .max_o(near_xy));
+  td_fp32_minmax u_tnear (.a_i(near_xy), .b_i(near[95:64]), .min_o(), .max_o(tnear));
+  td_fp32_minmax u_far_xy (.a_i(far[31:0]), .b_i(far[63:32]), .min_o(far_xy), .max_o());
+  td_fp32_minmax u_tfar (.a_i(far_xy), .b_i(far[95:64]), .min_o(tfar), .max_o());
   td_fp32_ulp_up u_grow (.x_i(tfar), .n_i(grow_i), .y_o(tfar_grown));
   td_fp32_minmax u_entry (.a_i(tnear), .b_i(32'h0000_0000), .min_o(), .max_o(entry));
   td_fp32_minmax u_exit (.a_i(tfar_grown), .b_i(extent_i), .min_o(exit_), .max_o());

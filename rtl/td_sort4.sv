@@ -12,38 +12,40 @@ module td_sort4 #(
   input  logic             in_valid_i,
   input  logic             in_sort_i,   // the descriptor's box_sort
   input  logic [3:0]       in_hit_i,
-  input  logic [3:0][31:0] in_key_i,    // max(tnear, 0): not NaN for a hit box
-  input  logic [3:0][31:0] in_child_i,
+  input  logic [127:0]     in_key_i,    // max(tnear, 0), slot i at [32i +: 32]: not NaN for a hit box
+  input  logic [127:0]     in_child_i,
   output logic             out_valid_o,
-  output logic [3:0][31:0] out_child_o
+  output logic [127:0]     out_child_o
 );
 
   // ---- rank and place (combinational) ----
-  logic [3:0][1:0]  rank;
-  logic [3:0][31:0] placed;
+  logic [1:0]   rank [4];
+  logic [127:0] placed;
 
   always_comb begin
     for (int i = 0; i < 4; i++) begin
       rank[i] = '0;
       for (int j = 0; j < 4; j++) begin
         if (j != i && in_hit_i[j] &&
-            (td_pkg::fp32_less(in_key_i[j], in_key_i[i]) ||
-             (!td_pkg::fp32_less(in_key_i[i], in_key_i[j]) && j < i))) begin
+            (td_pkg::fp32_less(in_key_i[32*j +: 32], in_key_i[32*i +: 32]) ||
+             (!td_pkg::fp32_less(in_key_i[32*i +: 32], in_key_i[32*j +: 32]) && j < i))) begin
           rank[i] = rank[i] + 2'd1;
         end
       end
     end
     for (int k = 0; k < 4; k++) begin
-      placed[k] = 32'hffff_ffff;
+      placed[32*k +: 32] = 32'hffff_ffff;
       for (int i = 0; i < 4; i++) begin
-        if (in_sort_i ? (in_hit_i[i] && rank[i] == 2'(k)) : (in_hit_i[i] && i == k)) placed[k] = in_child_i[i];
+        if (in_sort_i ? (in_hit_i[i] && rank[i] == 2'(k)) : (in_hit_i[i] && i == k)) begin
+          placed[32*k +: 32] = in_child_i[32*i +: 32];
+        end
       end
     end
   end
 
   // ---- the pipeline's registers: Latency stages ----
-  logic             valid_q [Latency];
-  logic [3:0][31:0] child_q [Latency];
+  logic         valid_q [Latency];
+  logic [127:0] child_q [Latency];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
