@@ -44,25 +44,13 @@ module td_sort4 #(
   end
 
   // ---- the pipeline's registers: Latency stages ----
-  logic         valid_q [Latency];
-  logic [127:0] child_q [Latency];
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      for (int unsigned s = 0; s < Latency; s++) valid_q[s] <= 1'b0;
-    end else begin
-      valid_q[0] <= in_valid_i;
-      for (int unsigned s = 1; s < Latency; s++) valid_q[s] <= valid_q[s-1];
-    end
-  end
-
-  // Data registers need no reset: valid says when they mean something.
-  always_ff @(posedge clk_i) begin
-    child_q[0] <= placed;
-    for (int unsigned s = 1; s < Latency; s++) child_q[s] <= child_q[s-1];
-  end
-
-  assign out_valid_o = valid_q[Latency-1];
-  assign out_child_o = child_q[Latency-1];
+  td_delay_line #(.Width(128), .Latency(Latency)) u_registers (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .valid_i (in_valid_i),
+    .data_i  (placed),
+    .valid_o (out_valid_o),
+    .data_o  (out_child_o)
+  );
 
 endmodule

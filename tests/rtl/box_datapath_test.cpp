@@ -14,13 +14,7 @@
 #include <string>
 #include <vector>
 
-// Verilator's headers are not written to the project's warning flags.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#include "Vtd_box_datapath.h"
-#pragma GCC diagnostic pop
+#include "tests/rtl/rtl_test_support.h"
 #include "model/isa/fp32.h"
 #include "model/isa/node.h"
 #include "model/ref/box_test.h"
@@ -29,22 +23,12 @@
 
 namespace {
 
+using rtl_test::Rng;
+
 using td::bits_of;
 using td::float_of;
 
 constexpr uint32_t kLatency = 8;  // the unit's default Latency
-
-struct Rng {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
-  float uniform(float lo, float hi) { return lo + (hi - lo) * static_cast<float>(next() >> 40) / 16777216.0f; }
-};
 
 // One lane for the unit: the node's bytes and the ray.
 struct BoxLane {
@@ -57,15 +41,7 @@ struct BoxLane {
 // The clocked unit, one cycle at a time.
 class BoxUnit {
  public:
-  BoxUnit() {
-    unit_.clk_i = 0;
-    unit_.rst_ni = 0;
-    unit_.in_valid_i = 0;
-    unit_.eval();
-    clock();
-    unit_.rst_ni = 1;
-    unit_.eval();
-  }
+  BoxUnit() { rtl_test::reset(unit_); }
   // Drives `lane` (or nothing) for one clock; returns whether a result came out.
   bool cycle(const BoxLane* lane) {
     unit_.in_valid_i = lane != nullptr;
@@ -83,7 +59,7 @@ class BoxUnit {
       unit_.in_extent_i = bits_of(lane->ray.extent);
       unit_.in_grow_ulps_i = static_cast<uint8_t>(lane->grow);
     }
-    clock();
+    rtl_test::clock(unit_);
     return unit_.out_valid_o;
   }
   bool hit(int i) const { return (unit_.out_hit_o >> i) & 1u; }
@@ -91,12 +67,6 @@ class BoxUnit {
   uint32_t child(int i) const { return unit_.out_child_o[i]; }
 
  private:
-  void clock() {
-    unit_.clk_i = 1;
-    unit_.eval();
-    unit_.clk_i = 0;
-    unit_.eval();
-  }
   Vtd_box_datapath unit_;
 };
 

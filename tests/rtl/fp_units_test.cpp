@@ -17,21 +17,13 @@
 #include <string>
 #include <vector>
 
-// Verilator's headers are not written to the project's warning flags.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#include "Vtd_fp16_to_fp32.h"
-#include "Vtd_fp32_add.h"
-#include "Vtd_fp32_minmax.h"
-#include "Vtd_fp32_mul.h"
-#include "Vtd_fp32_ulp_up.h"
-#pragma GCC diagnostic pop
+#include "tests/rtl/rtl_test_support.h"
 #include "model/isa/fp32.h"
 #include "model/isa/half.h"
 
 namespace {
+
+using rtl_test::Rng;
 
 using td::bits_of;
 using td::float_of;
@@ -40,18 +32,6 @@ uint64_t random_pairs() {
   const char* text = std::getenv("TDSIM_RTL_PAIRS");
   return text ? std::strtoull(text, nullptr, 10) : 10'000'000;
 }
-
-// splitmix64: seeded, the same sequence every run.
-struct Rng {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
-};
 
 // Special operands: zeros, the subnormal and normal extremes, infinities,
 // quiet and signalling NaNs, and values around rounding ties.

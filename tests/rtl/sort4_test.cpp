@@ -8,13 +8,7 @@
 #include <cstdint>
 #include <deque>
 
-// Verilator's headers are not written to the project's warning flags.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#include "Vtd_sort4.h"
-#pragma GCC diagnostic pop
+#include "tests/rtl/rtl_test_support.h"
 #include "model/isa/fp32.h"
 #include "model/ref/box_test.h"
 
@@ -30,16 +24,7 @@ struct SortCase {
 
 TEST(RtlSort4, MatchesTheReferenceOnEveryHitMaskWithTiesAndSignedZeros) {
   Vtd_sort4 unit;
-  const auto clock = [&] {
-    unit.clk_i = 1;
-    unit.eval();
-    unit.clk_i = 0;
-    unit.eval();
-  };
-  unit.rst_ni = 0;
-  unit.in_valid_i = 0;
-  clock();
-  unit.rst_ni = 1;
+  rtl_test::reset(unit);
   const std::array<float, 6> keys = {0.0f, -0.0f, 1.0f, 1.0f, 2.5f, 1e-30f};
   std::deque<SortCase> in_flight;
   std::deque<uint64_t> sent_at;
@@ -66,7 +51,7 @@ TEST(RtlSort4, MatchesTheReferenceOnEveryHitMaskWithTiesAndSignedZeros) {
       sent_at.push_back(cycle);
     }
     unit.in_valid_i = send;
-    clock();
+    rtl_test::clock(unit);
     ++cycle;
     if (!unit.out_valid_o) continue;
     ASSERT_FALSE(in_flight.empty());

@@ -13,13 +13,7 @@
 #include <deque>
 #include <string>
 
-// Verilator's headers are not written to the project's warning flags.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#include "Vtd_tri_datapath.h"
-#pragma GCC diagnostic pop
+#include "tests/rtl/rtl_test_support.h"
 #include "model/isa/fp32.h"
 #include "model/isa/node.h"
 #include "model/ref/intersect.h"
@@ -27,6 +21,8 @@
 #include "tb/vectors/tdv.h"
 
 namespace {
+
+using rtl_test::Rng;
 
 using td::bits_of;
 
@@ -41,12 +37,7 @@ struct TriLane {
 
 class TriUnit {
  public:
-  TriUnit() {
-    unit_.rst_ni = 0;
-    unit_.in_valid_i = 0;
-    clock();
-    unit_.rst_ni = 1;
-  }
+  TriUnit() { rtl_test::reset(unit_); }
   bool cycle(const TriLane* lane) {
     unit_.in_valid_i = lane != nullptr;
     if (lane) {
@@ -64,7 +55,7 @@ class TriUnit {
       }
       unit_.in_extent_i = bits_of(lane->ray.extent);
     }
-    clock();
+    rtl_test::clock(unit_);
     return unit_.out_valid_o;
   }
   std::array<uint32_t, 4> dwords() const {
@@ -72,12 +63,6 @@ class TriUnit {
   }
 
  private:
-  void clock() {
-    unit_.clk_i = 1;
-    unit_.eval();
-    unit_.clk_i = 0;
-    unit_.eval();
-  }
   Vtd_tri_datapath unit_;
 };
 
@@ -85,18 +70,6 @@ std::array<uint32_t, 4> expected(const TriLane& lane) {
   const td::TriangleNode node = td::decode_triangle(lane.node.data());
   return td::ref::triangle_result(node, lane.t, lane.return_mode, td::ref::triangle_node_test(lane.ray, node, lane.t));
 }
-
-struct Rng {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
-  float uniform(float lo, float hi) { return lo + (hi - lo) * static_cast<float>(next() >> 40) / 16777216.0f; }
-};
 
 TriLane random_lane(Rng& rng) {
   TriLane lane;
