@@ -1,0 +1,72 @@
+// node_stage.h — a datapath stage fed by the issue port, one node lane a
+// clock: the box stage and the triangle stage are this with their own
+// output and C++ maths. A thin sc_module (name, trace signals, the output
+// channel that stands for the pipeline's registers) around a Datapath
+// (datapath.h).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <systemc>
+
+#include "model/isa/descriptor.h"
+#include "model/sim/channel.h"
+#include "model/sim/vcd_writer.h"
+#include "model/td/datapath.h"
+#include "model/td/td_types.h"
+
+namespace td::timing {
+
+template <typename Out, Out (*CppCompute)(const NodeLane&)>
+class NodeStage : public sc_core::sc_module {
+ public:
+  NodeStage(sc_core::sc_module_name name, uint32_t latency_cycles)
+      : sc_module(name),
+        out_(latency_cycles + 1, latency_cycles),
+        datapath_(std::make_unique<CppDatapath<NodeLane, Out, CppCompute>>(out_)),
+        clocked_(datapath_->clocked()) {}
+
+  // (An unclocked datapath holds no lane: its room is its output's.)
+  bool can_accept() const { return clocked_ ? datapath_->can_accept() : out_.can_push(); }
+  // One lane a clock: `node_bytes` are the node's 64 bytes (128 for an FP32 box node).
+  void accept(const LaneJob& job, const ref::LanePlan& plan, const uint8_t* node_bytes, const Descriptor& descriptor,
+              uint64_t cycle) {
+    last_accept_cycle_ = cycle;
+    datapath_->accept(NodeLane{job, &plan, node_bytes, &descriptor}, cycle);
+  }
+  // The datapath's clock (a clocked one only, while it holds lanes).
+  void tick(uint64_t cycle) {
+    if (needs_clock()) datapath_->tick(cycle);
+  }
+  bool needs_clock() const { return clocked_ && datapath_->lanes_inside() > 0; }
+
+  // The pipeline's output registers: results come out here.
+  sim::Channel<Out>& out() { return out_; }
+  const sim::Channel<Out>& out() const { return out_; }
+  size_t in_flight() const { return datapath_->lanes_inside() + out_.size(); }
+  void reset() {
+    out_.clear();
+    datapath_->reset();
+  }
+
+  // Waveform: this stage's signals under its name. attach_trace() once,
+  // sample_trace() after each clock's tick.
+  void attach_trace(sim::VcdWriter& vcd) {
+    const std::string prefix = std::string(name()) + ".";
+    trace_in_valid_ = vcd.add(prefix + "in_valid", 1);
+    trace_in_ready_ = vcd.add(prefix + "in_ready", 1);
+  }
+  void sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const {
+    vcd.set(trace_in_valid_, last_accept_cycle_ == cycle, cycle);
+    vcd.set(trace_in_ready_, can_accept(), cycle);
+  }
+
+ private:
+  sim::Channel<Out> out_;
+  std::unique_ptr<Datapath<NodeLane, Out>> datapath_;  // fills out_
+  bool clocked_;
+  uint64_t last_accept_cycle_ = UINT64_MAX;  // the trace's in_valid
+  sim::VcdWriter::SignalId trace_in_valid_ = 0, trace_in_ready_ = 0;
+};
+
+}  // namespace td::timing
