@@ -16,13 +16,11 @@ module td_fp16_to_fp32 (
   assign exp_h  = half_i[14:10];
   assign mant_h = half_i[9:0];
 
-  always_comb begin
-    lead = 4'd0;
-    for (int unsigned k = 0; k < 10; k++) begin
-      if (mant_h[k]) lead = 4'(k);
-    end
-    mant_norm = 10'(mant_h << (4'd10 - lead));
-  end
+  // Bit 9 - (leading zeros of the mantissa); 0 for a zero mantissa.
+  logic [6:0] mant_zeros;
+  assign mant_zeros = td_pkg::leading_zeros64({mant_h, 54'd0});
+  assign lead       = (mant_h == '0) ? 4'd0 : 4'(7'd9 - mant_zeros);
+  assign mant_norm  = 10'(mant_h << (4'd10 - lead));
 
   always_comb begin
     if (exp_h == 5'h1f) begin

@@ -63,12 +63,10 @@ module td_fp32_add (
   assign raw = subtract ? {1'b0, big_sig, 3'b000} - {1'b0, small_aligned}
                         : {1'b0, big_sig, 3'b000} + {1'b0, small_aligned};
 
-  always_comb begin
-    lead_zeros = 5'd27;
-    for (int k = 0; k < 27; k++) begin
-      if (raw[k]) lead_zeros = 5'(26 - k);
-    end
-  end
+  // Leading zeros of raw[26:0] (27 when it is all zero).
+  logic [6:0] raw_zeros;
+  assign raw_zeros  = td_pkg::leading_zeros64({raw[26:0], 37'd0});
+  assign lead_zeros = (raw_zeros > 7'd27) ? 5'd27 : raw_zeros[4:0];
 
   // Normalise: a carry shifts right one (keeping the sticky bit); a
   // cancellation shifts left, but never below the smallest exponent

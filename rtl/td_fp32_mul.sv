@@ -30,12 +30,10 @@ module td_fp32_mul (
   assign b_sig = {b_i[30:23] != '0, b_i[22:0]};
   assign raw   = a_sig * b_sig;
 
-  always_comb begin
-    lead_zeros = 6'd48;
-    for (int k = 0; k < 48; k++) begin
-      if (raw[k]) lead_zeros = 6'(47 - k);
-    end
-  end
+  // Leading zeros of the 48-bit product (48 when it is zero).
+  logic [6:0] raw_zeros;
+  assign raw_zeros  = td_pkg::leading_zeros64({raw, 16'd0});
+  assign lead_zeros = (raw_zeros > 7'd48) ? 6'd48 : raw_zeros[5:0];
 
   // value = raw * 2^(a_exp + b_exp - 300); with the leading one at bit 47 the
   // exponent field is a_exp + b_exp - lead_zeros - 126.

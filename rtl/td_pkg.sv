@@ -39,4 +39,26 @@ package td_pkg;
     end
   endfunction
 
+  // Leading zeros of a 64-bit value (64 when it is zero): a binary search,
+  // halving the window at each level, as a normalising shifter's leading-
+  // zero counter is built (one mux level per result bit, not a 64-way
+  // priority chain). Narrower values are counted left-aligned.
+  function automatic logic [6:0] leading_zeros64(logic [63:0] value);
+    logic [63:0] v;
+    logic [6:0]  n;
+    v = value;
+    n = 7'd0;
+    if (v == 64'd0) begin
+      n = 7'd64;
+    end else begin
+      if (v[63:32] == 32'd0) begin n[5] = 1'b1; v = v << 32; end
+      if (v[63:48] == 16'd0) begin n[4] = 1'b1; v = v << 16; end
+      if (v[63:56] == 8'd0)  begin n[3] = 1'b1; v = v << 8;  end
+      if (v[63:60] == 4'd0)  begin n[2] = 1'b1; v = v << 4;  end
+      if (v[63:62] == 2'd0)  begin n[1] = 1'b1; v = v << 2;  end
+      if (!v[63])            begin n[0] = 1'b1;              end
+    end
+    leading_zeros64 = n;
+  endfunction
+
 endpackage

@@ -5,7 +5,9 @@
 // hit) or 1 (T, det and two barycentric numerators chosen by the node's
 // remap bits). Every operation is one rounded binary32 add or multiply in
 // the contract's order and grouping. Pipelined, initiation interval 1,
-// results `Latency` clocks after their lane went in (td.triangle_latency_cycles).
+// results `Latency` clocks after their lane went in (td.triangle_latency_cycles;
+// Latency >= 2): the operands are registered at the input (on a gated
+// clock), the test computed from them, then Latency - 1 pipeline registers.
 module td_tri_datapath #(
   parameter int unsigned Latency = 16
 ) (
@@ -36,12 +38,32 @@ module td_tri_datapath #(
 
   localparam logic [31:0] Zero = 32'h0000_0000;
 
+  // ---- the operands, registered in the cycle a lane goes in ----
+  logic         in_valid_q;
+  logic [511:0] in_node_q;
+  logic [1:0]   in_triangle_q;
+  logic         in_return_mode_q;
+  logic [95:0]  in_origin_q, in_dir_q, in_inv_dir_q;
+  logic [31:0]  in_extent_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) in_valid_q <= 1'b0;
+    else         in_valid_q <= in_valid_i;
+  end
+
+  td_operand_register #(.Width(512 + 2 + 1 + 96 + 96 + 96 + 32)) u_operands (
+    .clk_i (clk_i),
+    .en_i  (in_valid_i),
+    .d_i   ({in_node_i, in_triangle_i, in_return_mode_i, in_origin_i, in_dir_i, in_inv_dir_i, in_extent_i}),
+    .q_o   ({in_node_q, in_triangle_q, in_return_mode_q, in_origin_q, in_dir_q, in_inv_dir_q, in_extent_q})
+  );
+
   // ---- step 1-2: the dominant axis is z; kx/ky swap keeps the winding ----
   logic [1:0] kx, ky, kz;
   logic [30:0] dx, dy, dz;  // |d|: magnitudes order like the values (no NaN in an active lane)
-  assign dx = in_dir_i[30:0];
-  assign dy = in_dir_i[62:32];
-  assign dz = in_dir_i[94:64];
+  assign dx = in_dir_q[30:0];
+  assign dy = in_dir_q[62:32];
+  assign dz = in_dir_q[94:64];
   always_comb begin
     if (dx >= dy && dx >= dz) begin
       kz = 2'd0;
@@ -52,25 +74,25 @@ module td_tri_datapath #(
     end
     kx = (kz == 2'd2) ? 2'd0 : kz + 2'd1;
     ky = (kz == 2'd0) ? 2'd2 : kz - 2'd1;
-    if (lt(in_dir_i[32*kz +: 32], Zero)) begin
+    if (lt(in_dir_q[32*kz +: 32], Zero)) begin
       {kx, ky} = {ky, kx};
     end
   end
 
   logic [31:0] sx, sy, sz;
-  assign sz = in_inv_dir_i[32*kz +: 32];
-  td_fp32_mul u_sx (.a_i(in_dir_i[32*kx +: 32]), .b_i(sz), .product_o(sx));
-  td_fp32_mul u_sy (.a_i(in_dir_i[32*ky +: 32]), .b_i(sz), .product_o(sy));
+  assign sz = in_inv_dir_q[32*kz +: 32];
+  td_fp32_mul u_sx (.a_i(in_dir_q[32*kx +: 32]), .b_i(sz), .product_o(sx));
+  td_fp32_mul u_sy (.a_i(in_dir_q[32*ky +: 32]), .b_i(sz), .product_o(sy));
 
   // ---- step 3: A, B, C relative to the origin, sheared into ray space ----
   // The five vertices: V_k's axis a at byte 12k + 4a. The id: bytes 60..63.
   logic [31:0] id;
-  assign id = in_node_i[480 +: 32];
+  assign id = in_node_q[480 +: 32];
 
   // A, B, C as vertex indices 0..4: t=0 (0,1,2), t=1 (1,3,2), t=2 (2,3,4), t=3 (2,4,0).
   logic [2:0] abc [3];
   always_comb begin
-    unique case (in_triangle_i)
+    unique case (in_triangle_q)
       2'd0:    begin abc[0] = 3'd0; abc[1] = 3'd1; abc[2] = 3'd2; end
       2'd1:    begin abc[0] = 3'd1; abc[1] = 3'd3; abc[2] = 3'd2; end
       2'd2:    begin abc[0] = 3'd2; abc[1] = 3'd3; abc[2] = 3'd4; end
@@ -83,7 +105,7 @@ module td_tri_datapath #(
     logic [95:0] rel;
     logic [31:0] sx_z, sy_z, rel_z;
     for (genvar a = 0; a < 3; a++) begin : gen_rel
-      td_fp32_add u_rel (.a_i(in_node_i[96*abc[v] + 32*a +: 32]), .b_i(negate(in_origin_i[32*a +: 32])),
+      td_fp32_add u_rel (.a_i(in_node_q[96*abc[v] + 32*a +: 32]), .b_i(negate(in_origin_q[32*a +: 32])),
                          .sum_o(rel[32*a +: 32]));
     end
     assign rel_z = rel[32*kz +: 32];
@@ -127,7 +149,7 @@ module td_tri_datapath #(
   td_fp32_mul u_w_cz (.a_i(w), .b_i(cz), .product_o(w_cz));
   td_fp32_add u_t_uv (.a_i(u_az), .b_i(v_bz), .sum_o(t_uv));
   td_fp32_add u_t_num (.a_i(t_uv), .b_i(w_cz), .sum_o(t_num));
-  td_fp32_mul u_extent (.a_i(in_extent_i), .b_i(det), .product_o(extent_scaled));
+  td_fp32_mul u_extent (.a_i(in_extent_q), .b_i(det), .product_o(extent_scaled));
 
   logic range_ok, hit;
   assign range_ok = (lt(Zero, det) && le(Zero, t_num) && le(t_num, extent_scaled)) ||
@@ -139,17 +161,17 @@ module td_tri_datapath #(
   logic [1:0]  i_src, j_src;
   logic [31:0] id_plus_t;
   logic [127:0] dwords;
-  assign remap_shift = {in_triangle_i, 3'b000};  // 8t
+  assign remap_shift = {in_triangle_q, 3'b000};  // 8t
   assign i_src = 2'(id >> remap_shift);
   assign j_src = 2'(id >> (remap_shift + 5'd2));
-  assign id_plus_t = id + 32'(in_triangle_i);
+  assign id_plus_t = id + 32'(in_triangle_q);
 
   function automatic logic [31:0] weight(logic [1:0] source, logic [95:0] b);
     weight = (source == 2'd3) ? Zero : b[32*source +: 32];  // source 3 reads +0.0
   endfunction
 
   always_comb begin
-    if (!in_return_mode_i) begin
+    if (!in_return_mode_q) begin
       dwords = hit ? {32'd1, id_plus_t, det, t_num} : {32'd0, id_plus_t, 32'h3f80_0000, td_pkg::Fp32PlusInf};
     end else if (hit) begin
       dwords = {weight(j_src, edge_fn), weight(i_src, edge_fn), det, t_num};
@@ -158,11 +180,11 @@ module td_tri_datapath #(
     end
   end
 
-  // ---- the pipeline's registers: Latency stages ----
-  td_delay_line #(.Width(128), .Latency(Latency)) u_registers (
+  // ---- the pipeline's registers: Latency - 1 stages after the operands' ----
+  td_delay_line #(.Width(128), .Latency(Latency - 1)) u_registers (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
-    .valid_i (in_valid_i),
+    .valid_i (in_valid_q),
     .data_i  (dwords),
     .valid_o (out_valid_o),
     .data_o  (out_dwords_o)

@@ -420,6 +420,36 @@ const Section<ChipConfig>& chip_section() {
   return section;
 }
 
+// td.datapath: rtl runs the Verilated units, whose pipeline depths are
+// fixed when they are built (CMake passes the same numbers to Verilator as
+// -GLatency and to this file): the configured latencies must be theirs, or
+// the two datapaths would not be the same machine. The first mismatch, or
+// no key.
+struct DatapathMismatch {
+  const char* key = nullptr;
+  std::string message;
+};
+
+DatapathMismatch datapath_mismatch(const TdConfig& c) {
+  if (c.datapath != "rtl") return {};
+#if TDSIM_HAVE_RTL
+  const std::pair<const char*, uint32_t> fixed[] = {
+      {"box_latency_cycles", TDSIM_RTL_BOX_LATENCY},
+      {"triangle_latency_cycles", TDSIM_RTL_TRIANGLE_LATENCY},
+      {"sort_latency_cycles", TDSIM_RTL_SORT_LATENCY},
+  };
+  const uint32_t configured[] = {c.box_latency_cycles, c.triangle_latency_cycles, c.sort_latency_cycles};
+  for (size_t i = 0; i < 3; ++i) {
+    if (configured[i] != fixed[i].second)
+      return {fixed[i].first, fmt::format("must be {} with td.datapath: rtl, the RTL unit's pipeline depth (got {})",
+                                          fixed[i].second, configured[i])};
+  }
+  return {};
+#else
+  return {"datapath", "rtl needs tdsim built with its RTL (cmake -DTDSIM_RTL=ON, and Verilator)"};
+#endif
+}
+
 const Section<TdConfig>& td_section() {
   static const Section<TdConfig> section{{
       whole("instruction_queue_depth", &TdConfig::instruction_queue_depth, kQueue),
@@ -429,7 +459,11 @@ const Section<TdConfig>& td_section() {
       whole("triangle_latency_cycles", &TdConfig::triangle_latency_cycles, kLatency),
       whole("sort_latency_cycles", &TdConfig::sort_latency_cycles, kLatency),
       whole("return_latency_cycles", &TdConfig::return_latency_cycles, {0, 100000}),
-  }, {}};
+      word("datapath", &TdConfig::datapath, {"cpp", "rtl"}),
+  }, [](const ConfigReader& r, const SectionNodes& nodes, const TdConfig& c) {
+        if (const DatapathMismatch m = datapath_mismatch(c); m.key)
+          r.fail(nodes.mark_of(m.key), join_path(nodes.path, m.key), m.message);
+      }};
   return section;
 }
 
@@ -686,6 +720,17 @@ Config load_config(const std::string& path) {
   }
   if (in.bad()) throw ConfigError(path, "", "cannot open");
   return parse_config(text, path);
+}
+
+Config with_datapath(Config config, const std::string& datapath) {
+  const std::vector<std::string> names = {"cpp", "rtl"};
+  if (std::find(names.begin(), names.end(), datapath) == names.end())
+    throw ConfigError(config.source, "td.datapath",
+                      fmt::format("must be one of {} (got {})", fmt::join(names, ", "), quote(datapath)));
+  config.td.datapath = datapath;
+  if (const DatapathMismatch m = datapath_mismatch(config.td); m.key)
+    throw ConfigError(config.source, join_path("td", m.key), m.message);
+  return config;
 }
 
 std::string to_yaml(const Config& config) {

@@ -26,6 +26,8 @@
 //   chip.shader_arrays             1 .. 64, and <= chip.wgps
 //   td.*_depth, td.*_entries       1 .. 4096
 //   td.*_latency_cycles            1 .. 100000 (return_latency_cycles 0 .. 100000)
+//   td.datapath                    cpp | rtl; rtl needs the RTL's own box, triangle
+//                                  and sort latencies (8, 16, 2) and a build with TDSIM_RTL
 //   <cache>.size_kib               1 .. 1048576, and size_kib*1024 / (ways*line_bytes)
 //                                  a whole power-of-two number of sets
 //   <cache>.ways                   1 .. 4096
@@ -87,6 +89,7 @@ struct TdConfig {
   uint32_t triangle_latency_cycles = 0;  // triangle datapath pipeline depth
   uint32_t sort_latency_cycles = 0;      // sorting network after the box datapath
   uint32_t return_latency_cycles = 0;    // last lane written -> results back at the wave
+  std::string datapath;                  // cpp (the reference's maths) | rtl (the Verilated units)
 };
 
 struct CacheConfig {
@@ -161,6 +164,12 @@ class ConfigError : public std::runtime_error {
 // with the YAML parser's line and column in the message).
 Config load_config(const std::string& path);
 Config parse_config(std::string_view yaml_text, const std::string& source_name);
+
+// `config` with td.datapath set to `datapath` (an engine that asks for one,
+// as `check --engine rtl` does); throws ConfigError naming the config file
+// and the first key that does not fit it, e.g.
+//   configs/small.yaml: td.box_latency_cycles: must be 8 with td.datapath: rtl, ...
+Config with_datapath(Config config, const std::string& datapath);
 
 // The effective configuration as YAML (same keys), echoed in reports.
 std::string to_yaml(const Config& config);

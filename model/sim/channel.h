@@ -32,6 +32,18 @@ class Channel {
     ++size_;
   }
 
+  // The same, for a producer that models its own pipeline (a clocked RTL
+  // datapath): the item is visible from `visible_cycle`, which must not be
+  // earlier than the last item's (items stay in order).
+  void push_visible_at(T item, uint64_t visible_cycle) {
+    assert(can_push());
+    Slot& slot = slots_[wrap(head_ + size_)];
+    slot.item = std::move(item);
+    slot.visible_cycle = visible_cycle;
+    if (size_ == 0) front_visible_ = visible_cycle;
+    ++size_;
+  }
+
   // valid: the oldest item is visible at `cycle`.
   bool can_pop(uint64_t cycle) const { return size_ > 0 && front_visible_ <= cycle; }
   const T& front() const { return slots_[head_].item; }

@@ -12,7 +12,6 @@ namespace td::timing {
 // The C++ box datapath: decode the node, test the ray against its four boxes.
 BoxTested box_datapath_cpp(const NodeLane& lane);
 
-using BoxDatapath = Datapath<NodeLane, BoxTested>;
-using BoxStage = NodeStage<BoxTested, box_datapath_cpp>;
+using BoxStage = NodeStage<BoxTested>;
 
 }  // namespace td::timing

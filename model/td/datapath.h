@@ -9,8 +9,9 @@
 // drives a block's C++ model or its RTL; consumers read the channel, so an
 // implementation costs them nothing. CppDatapath computes a lane's result
 // with the golden reference's maths as it goes in and lets the channel's
-// delay stand for the pipeline; a clocked (Verilated) implementation is
-// ticked every clock while it holds lanes and pushes each result as it
+// delay stand for the pipeline; a clocked (Verilated) implementation holds
+// lanes and must be clocked through every cycle while it does
+// (model/rtl/clocked_datapath.h), so the TD asks it when its next result
 // comes out.
 #pragma once
 
@@ -29,12 +30,16 @@ class Datapath {
   virtual bool can_accept() const = 0;
   // One lane; what `in` points to is valid only during the call.
   virtual void accept(const In& in, uint64_t cycle) = 0;
-  // A clocked pipeline must be ticked every clock while lanes_inside() > 0,
-  // before the TD's stages read or feed it in that cycle. An unclocked one
-  // holds no lane (its results go straight to the output channel), so its
-  // room is the channel's: stages ask the channel, saving a call per lane.
+  // A clocked pipeline holds lanes: before the TD's stages read or feed it
+  // in cycle c, clock_until(c) moves it through every clock edge before c.
+  // An unclocked one holds no lane (its results go straight to the output
+  // channel), so its room is the channel's: stages ask the channel, saving
+  // a call per lane, and skip its clock.
   virtual bool clocked() const = 0;
-  virtual void tick(uint64_t cycle) = 0;
+  virtual void clock_until(uint64_t cycle) = 0;
+  // The cycle the oldest lane inside comes out (UINT64_MAX: none inside):
+  // the TD must be ticked then.
+  virtual uint64_t next_output_cycle() const = 0;
   virtual size_t lanes_inside() const = 0;  // accepted, result not out yet
   virtual void reset() = 0;
 };
@@ -50,8 +55,9 @@ class CppDatapath final : public Datapath<In, Out> {
   bool can_accept() const override { return out_.can_push(); }
   void accept(const In& in, uint64_t cycle) override { out_.push(Compute(in), cycle); }
   bool clocked() const override { return false; }
-  void tick(uint64_t /*cycle*/) override {}
-  size_t lanes_inside() const override { return 0; }  // each result is in the channel at once
+  void clock_until(uint64_t /*cycle*/) override {}
+  uint64_t next_output_cycle() const override { return UINT64_MAX; }  // each result is in the channel at once
+  size_t lanes_inside() const override { return 0; }
   void reset() override {}
 
  private:

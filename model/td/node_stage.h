@@ -1,10 +1,11 @@
 // node_stage.h — a datapath stage fed by the issue port, one node lane a
 // clock: the box stage and the triangle stage are this with their own
-// output and C++ maths. A thin sc_module (name, trace signals, the output
-// channel that stands for the pipeline's registers) around a Datapath
-// (datapath.h).
+// output. A thin sc_module (name, trace signals, the output channel that
+// stands for the pipeline's output registers) around a Datapath
+// (datapath.h) of the implementation td.datapath names.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -17,13 +18,14 @@
 
 namespace td::timing {
 
-template <typename Out, Out (*CppCompute)(const NodeLane&)>
+template <typename Out>
 class NodeStage : public sc_core::sc_module {
  public:
-  NodeStage(sc_core::sc_module_name name, uint32_t latency_cycles)
+  using MakeDatapath = std::function<std::unique_ptr<Datapath<NodeLane, Out>>(sim::Channel<Out>&, uint32_t)>;
+  NodeStage(sc_core::sc_module_name name, uint32_t latency_cycles, const MakeDatapath& make)
       : sc_module(name),
         out_(latency_cycles + 1, latency_cycles),
-        datapath_(std::make_unique<CppDatapath<NodeLane, Out, CppCompute>>(out_)),
+        datapath_(make(out_, latency_cycles)),
         clocked_(datapath_->clocked()) {}
 
   // (An unclocked datapath holds no lane: its room is its output's.)
@@ -34,11 +36,12 @@ class NodeStage : public sc_core::sc_module {
     last_accept_cycle_ = cycle;
     datapath_->accept(NodeLane{job, &plan, node_bytes, &descriptor}, cycle);
   }
-  // The datapath's clock (a clocked one only, while it holds lanes).
-  void tick(uint64_t cycle) {
-    if (needs_clock()) datapath_->tick(cycle);
+  // A clocked datapath's edges up to this cycle; first in the TD's tick.
+  void clock(uint64_t cycle) {
+    if (clocked_) datapath_->clock_until(cycle);
   }
-  bool needs_clock() const { return clocked_ && datapath_->lanes_inside() > 0; }
+  // When the next result comes out of a clocked datapath (UINT64_MAX: none inside).
+  uint64_t next_output_cycle() const { return clocked_ ? datapath_->next_output_cycle() : UINT64_MAX; }
 
   // The pipeline's output registers: results come out here.
   sim::Channel<Out>& out() { return out_; }

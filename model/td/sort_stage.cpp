@@ -15,16 +15,15 @@ LaneDone sort_datapath_cpp(const SortLane& lane) {
 }
 
 SortStage::SortStage(sc_core::sc_module_name name, uint32_t latency_cycles, sim::Channel<BoxTested>& in,
-                     const WaveBuffer& waves)
+                     const WaveBuffer& waves, const MakeDatapath& make)
     : sc_module(name),
       in_(in),
       waves_(waves),
       out_(latency_cycles + 1, latency_cycles),
-      datapath_(std::make_unique<CppDatapath<SortLane, LaneDone, sort_datapath_cpp>>(out_)),
+      datapath_(make(out_, latency_cycles)),
       clocked_(datapath_->clocked()) {}
 
 void SortStage::tick(uint64_t cycle) {
-  if (needs_clock()) datapath_->tick(cycle);
   accepted_ = false;
   // The box datapath delivers at most one lane a clock, and this stage is
   // as wide, so its input never backs up.

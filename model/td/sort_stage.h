@@ -4,6 +4,7 @@
 // Datapath (datapath.h); its C++ implementation is ref::box_result.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <systemc>
 
@@ -15,20 +16,23 @@
 
 namespace td::timing {
 
-using SortDatapath = Datapath<SortLane, LaneDone>;
-
 // The C++ sorting network: (key, slot) order, hit children first.
 LaneDone sort_datapath_cpp(const SortLane& lane);
 
 class SortStage : public sc_core::sc_module {
  public:
+  using MakeDatapath =
+      std::function<std::unique_ptr<Datapath<SortLane, LaneDone>>(sim::Channel<LaneDone>&, uint32_t)>;
   SortStage(sc_core::sc_module_name name, uint32_t latency_cycles, sim::Channel<BoxTested>& in,
-            const WaveBuffer& waves);
+            const WaveBuffer& waves, const MakeDatapath& make);
 
-  // The network's clock (a clocked one, while it holds lanes), then a box
-  // result that came out moves into it (one a clock).
+  // A clocked network's edges up to this cycle; first in the TD's tick.
+  void clock(uint64_t cycle) {
+    if (clocked_) datapath_->clock_until(cycle);
+  }
+  uint64_t next_output_cycle() const { return clocked_ ? datapath_->next_output_cycle() : UINT64_MAX; }
+  // A box result that came out moves into the network (one a clock).
   void tick(uint64_t cycle);
-  bool needs_clock() const { return clocked_ && datapath_->lanes_inside() > 0; }
 
   // The network's output registers: sorted results come out here.
   sim::Channel<LaneDone>& out() { return out_; }
@@ -48,7 +52,7 @@ class SortStage : public sc_core::sc_module {
   sim::Channel<BoxTested>& in_;
   const WaveBuffer& waves_;
   sim::Channel<LaneDone> out_;
-  std::unique_ptr<SortDatapath> datapath_;  // fills out_
+  std::unique_ptr<Datapath<SortLane, LaneDone>> datapath_;  // fills out_
   bool clocked_;
   bool accepted_ = false;
   sim::VcdWriter::SignalId trace_in_valid_ = 0;

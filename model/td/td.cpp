@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "model/sim/debug.h"
+#include "model/td/datapath_factory.h"
 
 
 namespace td::timing {
@@ -31,9 +32,10 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       sequencer_("lane_sequencer", waves_, fetch_queue_, no_fetch_, stats_),
       node_fetch_("node_fetch", params.return_buffer_entries, fetch_queue_, waves_, l0_, stats_,
                   [this](uint64_t cycle) { due_cycle_ = std::min(due_cycle_, cycle); }),
-      box_stage_("box_stage", params.box_latency_cycles),
-      sort_stage_("sort_stage", params.sort_latency_cycles, box_stage_.out(), waves_),
-      tri_stage_("tri_stage", params.triangle_latency_cycles),
+      box_stage_("box_stage", params.box_latency_cycles, datapath_factory(params.datapath).box),
+      sort_stage_("sort_stage", params.sort_latency_cycles, box_stage_.out(), waves_,
+                  datapath_factory(params.datapath).sort),
+      tri_stage_("tri_stage", params.triangle_latency_cycles, datapath_factory(params.datapath).triangle),
       write_back_("write_back", index, params.return_latency_cycles, waves_, sort_stage_.out(), tri_stage_.out(),
                   no_fetch_, client, stats_) {}
 
@@ -85,10 +87,11 @@ void Td::tick(uint64_t cycle) {
   if (ticked_ && cycle > last_tick_cycle_ + 1) charge_skipped_clocks(cycle - last_tick_cycle_ - 1);
   ticked_ = true;
   last_tick_cycle_ = cycle;
-  // The datapaths' clocks first (a clocked RTL pipeline moves its lanes),
-  // then the stages, consumers first.
-  box_stage_.tick(cycle);
-  tri_stage_.tick(cycle);
+  // The datapaths' clocks first (a clocked RTL pipeline moves its lanes
+  // out to the stages' output channels), then the stages, consumers first.
+  box_stage_.clock(cycle);
+  tri_stage_.clock(cycle);
+  sort_stage_.clock(cycle);
   write_back_.tick(cycle);
   sort_stage_.tick(cycle);
   issue_port(cycle);
@@ -165,8 +168,10 @@ uint64_t Td::next_active_cycle(uint64_t cycle) const {
   if (!box_stage_.out().empty()) consider(box_stage_.out().front_visible_cycle());
   if (!sort_stage_.out().empty()) consider(sort_stage_.out().front_visible_cycle());
   if (!tri_stage_.out().empty()) consider(tri_stage_.out().front_visible_cycle());
-  // A clocked datapath holding lanes needs every clock.
-  if (box_stage_.needs_clock() || sort_stage_.needs_clock() || tri_stage_.needs_clock()) consider(next);
+  // A clocked datapath's next result comes out then.
+  consider(box_stage_.next_output_cycle());
+  consider(sort_stage_.next_output_cycle());
+  consider(tri_stage_.next_output_cycle());
   if (!no_fetch_.empty()) consider(no_fetch_.front_visible_cycle());
   consider(write_back_.next_retire_cycle());
   if (!waves_.full()) consider(client_retry_cycle_);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "model/mem/cache.h"
 
@@ -16,6 +17,7 @@ struct TdParams {
   uint32_t triangle_latency_cycles = 16;
   uint32_t sort_latency_cycles = 2;
   uint32_t return_latency_cycles = 4;    // last lane written -> results at the wave
+  std::string datapath = "cpp";          // the datapaths' implementation (datapath_factory.h)
   mem::CacheGeometry l0;
 };
 

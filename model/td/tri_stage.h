@@ -12,7 +12,6 @@ namespace td::timing {
 // triangle the node pointer names, format the result.
 LaneDone triangle_datapath_cpp(const NodeLane& lane);
 
-using TriangleDatapath = Datapath<NodeLane, LaneDone>;
-using TriStage = NodeStage<LaneDone, triangle_datapath_cpp>;
+using TriStage = NodeStage<LaneDone>;
 
 }  // namespace td::timing

@@ -160,7 +160,9 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
     throw UsageError(fmt::format("--image {}: the file name must end in .png", options.image));
   check_stats_names(options.stats);
   check_trace_options(command, options.trace);
-  const cfg::Config config = cfg::load_config(options.config);
+  const cfg::Config config = engine_entry.datapath.empty()
+                                 ? cfg::load_config(options.config)
+                                 : cfg::with_datapath(cfg::load_config(options.config), engine_entry.datapath);
   OutputPaths outputs;
   outputs.add("--hits-out", options.hits_out);
   outputs.add("--report", options.report);

@@ -20,19 +20,28 @@ class RefEngine final : public Engine {
   }
 };
 
+// The timing model of the --config chip, with the datapaths `datapath`
+// names ("": the config's own).
+CheckEngines::Factory model_factory(const std::string& datapath) {
+  return [datapath](const EngineOptions& options) {
+    ModelEngineOptions model_options;
+    model_options.lanes_per_wave = options.lanes_per_wave;
+    const cfg::Config config = cfg::load_config(options.config_path);
+    return make_model_engine(datapath.empty() ? config : cfg::with_datapath(config, datapath), model_options);
+  };
+}
+
 }  // namespace
 
 const CheckEngines& check_engines() {
   static const CheckEngines registry = [] {
     CheckEngines engines;
     engines.add({"ref", "golden reference, no timing", false,
-                 [](const EngineOptions&) -> std::unique_ptr<Engine> { return std::make_unique<RefEngine>(); }});
+                 [](const EngineOptions&) -> std::unique_ptr<Engine> { return std::make_unique<RefEngine>(); }, ""});
     engines.add({"model", "the SystemC timing model of the --config chip, cases batched into waves", true,
-                 [](const EngineOptions& options) {
-                   ModelEngineOptions model_options;
-                   model_options.lanes_per_wave = options.lanes_per_wave;
-                   return make_model_engine(cfg::load_config(options.config_path), model_options);
-                 }});
+                 model_factory(""), ""});
+    engines.add({"rtl", "the model with td.datapath: rtl, the Verilated units of rtl/ as its datapaths", true,
+                 model_factory("rtl"), "rtl"});
     return engines;
   }();
   return registry;

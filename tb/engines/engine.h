@@ -1,7 +1,8 @@
 // engine.h — one interface in front of every engine that executes vector
-// cases (`tdsim check`): `ref` (golden reference, no time) and `model` (the
-// SystemC timing model), registered by name in check_engines(); `rtl`
-// (Verilated datapaths) registers there too.
+// cases (`tdsim check`): `ref` (golden reference, no time), `model` (the
+// SystemC timing model) and `rtl` (the same model with td.datapath: rtl,
+// the Verilated units as its datapaths), registered by name in
+// check_engines().
 #pragma once
 
 #include <cstdint>

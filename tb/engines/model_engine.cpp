@@ -69,7 +69,8 @@ class ModelEngine final : public Engine {
     feeder_.set_scoreboard_enabled(false);
   }
 
-  std::string name() const override { return "model"; }
+  // The chip with Verilated datapaths is the `rtl` engine.
+  std::string name() const override { return config_.td.datapath == "rtl" ? "rtl" : "model"; }
 
   std::vector<LaneResult> run(const std::vector<const TdvCase*>& cases) override {
     if (!chip_) chip_ = std::make_unique<chip::Chip>("chip", config_, feeder_, stats_);

@@ -21,6 +21,7 @@ class Registry {
     std::string description;  // one line, for --help
     bool timed = false;       // simulates a chip: --config, --stats, --trace and the like apply
     Factory make;
+    std::string datapath;     // a timed engine's td.datapath, whatever --config says ("": the config's)
   };
 
   Registry& add(Entry entry) {

@@ -26,7 +26,8 @@ class ModelTraceEngine final : public TraceEngine {
   ModelTraceEngine(const cfg::Config& config, const traversal::ShaderParams& shader, sim::StatsRegistry& stats,
                    sim::VcdWriter* vcd);
   ~ModelTraceEngine() override;
-  std::string name() const override { return "model"; }
+  // The chip with Verilated datapaths is the `rtl` engine.
+  std::string name() const override { return config_.td.datapath == "rtl" ? "rtl" : "model"; }
   // Throws sim::Interrupted, or std::runtime_error on a deadlock (with the
   // chip's report of what waits on what). Once per process.
   void trace(const scene::EncodedBvh& bvh, RaySource& source, const traversal::TraversalOptions& options,

@@ -1,6 +1,6 @@
 // trace_engine.h — what executes a ray workload: the golden reference with
 // no time (`functional`, the oracle and the speed limit) or the SystemC chip
-// running the traversal shader (`model`), registered by name in
+// running the traversal shader (`model`; `rtl` with td.datapath: rtl), registered by name in
 // trace_engines() (`tdsim run --engine`). All take rays from a RaySource,
 // walk them with RayTraversal, and hand every finished ray to a HitSink, so
 // they are compared ray for ray.

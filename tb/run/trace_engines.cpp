@@ -10,11 +10,18 @@ const TraceEngines& trace_engines() {
     engines.add({"functional", "golden reference, no time; -j threads", false,
                  [](const TraceEngineSetup& setup) -> std::unique_ptr<TraceEngine> {
                    return std::make_unique<FunctionalEngine>(setup.threads);
-                 }});
+                 },
+                 ""});
     engines.add({"model", "the SystemC chip of --config, driven by the traversal shader", true,
                  [](const TraceEngineSetup& setup) -> std::unique_ptr<TraceEngine> {
                    return std::make_unique<ModelTraceEngine>(*setup.config, setup.shader, *setup.stats, setup.vcd);
-                 }});
+                 },
+                 ""});
+    engines.add({"rtl", "the model with td.datapath: rtl, the Verilated units of rtl/ as its datapaths", true,
+                 [](const TraceEngineSetup& setup) -> std::unique_ptr<TraceEngine> {
+                   return std::make_unique<ModelTraceEngine>(*setup.config, setup.shader, *setup.stats, setup.vcd);
+                 },
+                 "rtl"});
     return engines;
   }();
   return registry;

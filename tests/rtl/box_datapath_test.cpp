@@ -28,7 +28,7 @@ using rtl_test::Rng;
 using td::bits_of;
 using td::float_of;
 
-constexpr uint32_t kLatency = 8;  // the unit's default Latency
+constexpr uint32_t kLatency = TDSIM_RTL_BOX_LATENCY;  // as built (rtl/CMakeLists.txt)
 
 // One lane for the unit: the node's bytes and the ray.
 struct BoxLane {
@@ -41,33 +41,19 @@ struct BoxLane {
 // The clocked unit, one cycle at a time.
 class BoxUnit {
  public:
-  BoxUnit() { rtl_test::reset(unit_); }
   // Drives `lane` (or nothing) for one clock; returns whether a result came out.
   bool cycle(const BoxLane* lane) {
-    unit_.in_valid_i = lane != nullptr;
-    if (lane) {
-      unit_.in_fp16_i = lane->fp16;
-      for (int w = 0; w < 28; ++w) {  // bytes 0..111
-        uint32_t word;
-        std::memcpy(&word, lane->node.data() + 4 * w, 4);
-        unit_.in_node_i[w] = word;
-      }
-      for (int a = 0; a < 3; ++a) {
-        unit_.in_origin_i[a] = bits_of(lane->ray.origin[a]);
-        unit_.in_inv_dir_i[a] = bits_of(lane->ray.inv_dir[a]);
-      }
-      unit_.in_extent_i = bits_of(lane->ray.extent);
-      unit_.in_grow_ulps_i = static_cast<uint8_t>(lane->grow);
-    }
-    rtl_test::clock(unit_);
-    return unit_.out_valid_o;
+    unit_.io().in_valid_i = lane != nullptr;
+    if (lane) td::rtl::drive_box(unit_.io(), lane->node.data(), 128, lane->fp16, lane->ray, lane->grow);
+    unit_.clock();
+    return unit_.io().out_valid_o;
   }
-  bool hit(int i) const { return (unit_.out_hit_o >> i) & 1u; }
-  uint32_t key(int i) const { return unit_.out_key_o[i]; }
-  uint32_t child(int i) const { return unit_.out_child_o[i]; }
+  bool hit(int i) const { return (unit_.io().out_hit_o >> i) & 1u; }
+  uint32_t key(int i) const { return unit_.io().out_key_o[i]; }
+  uint32_t child(int i) const { return unit_.io().out_child_o[i]; }
 
  private:
-  Vtd_box_datapath unit_;
+  td::rtl::VerilatedUnit<Vtd_box_datapath> unit_;
 };
 
 td::BoxNode decode(const BoxLane& lane) {

@@ -1,23 +1,13 @@
-// What the RTL tests share: the Verilated units (their headers are not
-// written to the project's warning flags), a seeded random source, and a
-// clock for the pipelined units.
+// What the RTL tests share: the Verilated units, the harness that clocks
+// them and the ports in the model's types (model/rtl/), and a seeded random
+// source.
 #pragma once
 
 #include <cstdint>
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#include "Vtd_box_datapath.h"
-#include "Vtd_fp16_to_fp32.h"
-#include "Vtd_fp32_add.h"
-#include "Vtd_fp32_minmax.h"
-#include "Vtd_fp32_mul.h"
-#include "Vtd_fp32_ulp_up.h"
-#include "Vtd_sort4.h"
-#include "Vtd_tri_datapath.h"
-#pragma GCC diagnostic pop
+#include "model/rtl/ports.h"
+#include "model/rtl/verilated_models.h"
+#include "model/rtl/verilated_unit.h"
 
 namespace rtl_test {
 
@@ -33,26 +23,5 @@ struct Rng {
   uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
   float uniform(float lo, float hi) { return lo + (hi - lo) * static_cast<float>(next() >> 40) / 16777216.0f; }
 };
-
-// One clock edge of a pipelined unit (inputs already driven).
-template <typename Unit>
-void clock(Unit& unit) {
-  unit.clk_i = 1;
-  unit.eval();
-  unit.clk_i = 0;
-  unit.eval();
-}
-
-// Reset for one clock, inputs idle.
-template <typename Unit>
-void reset(Unit& unit) {
-  unit.clk_i = 0;
-  unit.rst_ni = 0;
-  unit.in_valid_i = 0;
-  unit.eval();
-  clock(unit);
-  unit.rst_ni = 1;
-  unit.eval();
-}
 
 }  // namespace rtl_test

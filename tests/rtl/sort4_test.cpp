@@ -14,7 +14,7 @@
 
 namespace {
 
-constexpr uint32_t kLatency = 2;  // the unit's default Latency
+constexpr uint32_t kLatency = TDSIM_RTL_SORT_LATENCY;  // as built (rtl/CMakeLists.txt)
 
 struct SortCase {
   bool sort = true;
@@ -23,8 +23,7 @@ struct SortCase {
 };
 
 TEST(RtlSort4, MatchesTheReferenceOnEveryHitMaskWithTiesAndSignedZeros) {
-  Vtd_sort4 unit;
-  rtl_test::reset(unit);
+  td::rtl::VerilatedUnit<Vtd_sort4> unit;
   const std::array<float, 6> keys = {0.0f, -0.0f, 1.0f, 1.0f, 2.5f, 1e-30f};
   std::deque<SortCase> in_flight;
   std::deque<uint64_t> sent_at;
@@ -40,25 +39,20 @@ TEST(RtlSort4, MatchesTheReferenceOnEveryHitMaskWithTiesAndSignedZeros) {
         c.tests.key[i] = keys[(state >> (20 + 3 * i)) % keys.size()];
         c.child[i] = static_cast<uint32_t>(state >> (4 * i)) & 0xffffu;
       }
-      unit.in_sort_i = c.sort;
-      unit.in_hit_i = 0;
-      for (int i = 0; i < 4; ++i) {
-        unit.in_hit_i |= static_cast<uint8_t>(c.tests.hit[i]) << i;
-        unit.in_key_i[i] = td::bits_of(c.tests.key[i]);
-        unit.in_child_i[i] = c.child[i];
-      }
+      td::rtl::drive_sort(unit.io(), c.child, c.tests, c.sort);
       in_flight.push_back(c);
       sent_at.push_back(cycle);
     }
-    unit.in_valid_i = send;
-    rtl_test::clock(unit);
+    unit.io().in_valid_i = send;
+    unit.clock();
     ++cycle;
-    if (!unit.out_valid_o) continue;
+    if (!unit.io().out_valid_o) continue;
     ASSERT_FALSE(in_flight.empty());
     ASSERT_EQ(cycle - sent_at.front(), kLatency);
     const SortCase& e = in_flight.front();
     const std::array<uint32_t, 4> expected = td::ref::box_result(e.child, e.tests, e.sort);
-    for (int k = 0; k < 4; ++k) ASSERT_EQ(unit.out_child_o[k], expected[k]) << "case " << checked << " slot " << k;
+    const std::array<uint32_t, 4> sorted = td::rtl::sorted_children(unit.io());
+    for (int k = 0; k < 4; ++k) ASSERT_EQ(sorted[k], expected[k]) << "case " << checked << " slot " << k;
     in_flight.pop_front();
     sent_at.pop_front();
     ++checked;

@@ -26,7 +26,7 @@ using rtl_test::Rng;
 
 using td::bits_of;
 
-constexpr uint32_t kLatency = 16;  // the unit's default Latency
+constexpr uint32_t kLatency = TDSIM_RTL_TRIANGLE_LATENCY;  // as built (rtl/CMakeLists.txt)
 
 struct TriLane {
   std::array<uint8_t, 64> node{};
@@ -37,33 +37,16 @@ struct TriLane {
 
 class TriUnit {
  public:
-  TriUnit() { rtl_test::reset(unit_); }
   bool cycle(const TriLane* lane) {
-    unit_.in_valid_i = lane != nullptr;
-    if (lane) {
-      for (int w = 0; w < 16; ++w) {
-        uint32_t word;
-        std::memcpy(&word, lane->node.data() + 4 * w, 4);
-        unit_.in_node_i[w] = word;
-      }
-      unit_.in_triangle_i = static_cast<uint8_t>(lane->t);
-      unit_.in_return_mode_i = lane->return_mode != 0;
-      for (int a = 0; a < 3; ++a) {
-        unit_.in_origin_i[a] = bits_of(lane->ray.origin[a]);
-        unit_.in_dir_i[a] = bits_of(lane->ray.dir[a]);
-        unit_.in_inv_dir_i[a] = bits_of(lane->ray.inv_dir[a]);
-      }
-      unit_.in_extent_i = bits_of(lane->ray.extent);
-    }
-    rtl_test::clock(unit_);
-    return unit_.out_valid_o;
+    unit_.io().in_valid_i = lane != nullptr;
+    if (lane) td::rtl::drive_triangle(unit_.io(), lane->node.data(), lane->t, lane->return_mode, lane->ray);
+    unit_.clock();
+    return unit_.io().out_valid_o;
   }
-  std::array<uint32_t, 4> dwords() const {
-    return {unit_.out_dwords_o[0], unit_.out_dwords_o[1], unit_.out_dwords_o[2], unit_.out_dwords_o[3]};
-  }
+  std::array<uint32_t, 4> dwords() const { return td::rtl::triangle_dwords(unit_.io()); }
 
  private:
-  Vtd_tri_datapath unit_;
+  td::rtl::VerilatedUnit<Vtd_tri_datapath> unit_;
 };
 
 std::array<uint32_t, 4> expected(const TriLane& lane) {

@@ -122,6 +122,7 @@ cfg::Config draw_config(uint64_t seed) {
   c.td.triangle_latency_cycles = d.whole(1, 10000);
   c.td.sort_latency_cycles = d.whole(1, 10000);
   c.td.return_latency_cycles = d.whole(0, 100000);
+  c.td.datapath = "cpp";  // (rtl: its own test, at the RTL's latencies)
   draw_cache(d, c.l0);
   draw_cache(d, c.l1);
   c.l2.slices = d.whole(1, 256);

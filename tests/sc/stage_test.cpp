@@ -4,13 +4,16 @@
 // return latency). Each test elaborates its own modules (its own process).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "model/ref/box_test.h"
 #include "model/ref/triangle_test.h"
 #include "model/sim/stats.h"
 #include "model/td/box_stage.h"
+#include "model/td/datapath_factory.h"
 #include "model/td/node_fetch.h"
 #include "model/td/sort_stage.h"
 #include "model/td/tri_stage.h"
@@ -126,7 +129,21 @@ TEST(NodeFetch, FullReturnBufferAndRefusingL0Stall) {
   EXPECT_TRUE(fetch.has_ready(14));
 }
 
-TEST(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
+// The same test for every datapath implementation (MatchLib's way: one
+// testbench, the C++ model or the RTL). The RTL's latencies are its own.
+class DatapathStages : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
+  const DatapathFactory& implementation = datapath_factory(GetParam());
+  const bool rtl = GetParam() == "rtl";
+  uint32_t box_latency = 5, sort_latency = 2, tri_latency = 7;
+#if TDSIM_HAVE_RTL
+  if (rtl) {  // the RTL's own
+    box_latency = TDSIM_RTL_BOX_LATENCY;
+    sort_latency = TDSIM_RTL_SORT_LATENCY;
+    tri_latency = TDSIM_RTL_TRIANGLE_LATENCY;
+  }
+#endif
   test::Harness h(test::small_config());  // for the node bytes
   h.write_nodes(1);
   WaveBuffer waves(1);
@@ -135,29 +152,47 @@ TEST(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
   instr.lanes[0].node_ptr = NodePtr::make(test::Harness::box32_unit(0), NodeType::kBox32).raw;
   const uint32_t slot = waves.accept(std::move(instr), 0);
   const WaveSlot& s = waves.slot(slot);
-  BoxStage box("box_stage", 5);
-  SortStage sort("sort_stage", 2, box.out(), waves);
-  TriStage tri("tri_stage", 7);
+  BoxStage box("box_stage", box_latency, implementation.box);
+  SortStage sort("sort_stage", sort_latency, box.out(), waves, implementation.sort);
+  TriStage tri("tri_stage", tri_latency, implementation.triangle);
   NodeBytes scratch;
   box.accept(LaneJob{slot, 0}, s.plans[0], h.memory.view(s.plans[0].address, 128, scratch.data()), s.instr.descriptor, 100);
   tri.accept(LaneJob{slot, 1}, s.plans[1], h.memory.view(s.plans[1].address, 64, scratch.data()), s.instr.descriptor, 100);
   EXPECT_EQ(box.in_flight(), 1u);
-  EXPECT_FALSE(box.needs_clock());  // the C++ datapath: the channel's delay is its pipeline
-  for (uint64_t cycle = 101; cycle <= 104; ++cycle) sort.tick(cycle);
-  EXPECT_FALSE(box.out().can_pop(104));
-  sort.tick(105);  // box result arrives at 100 + 5
+  // The C++ datapath's result waits in the channel at once; the RTL's comes out when due.
+  EXPECT_EQ(box.next_output_cycle(), rtl ? 100 + box_latency : UINT64_MAX);
+  const auto clock = [&](uint64_t cycle) {
+    box.clock(cycle);
+    tri.clock(cycle);
+    sort.clock(cycle);
+    sort.tick(cycle);
+  };
+  const uint64_t box_out = 100 + box_latency, sort_out = box_out + sort_latency, tri_out = 100 + tri_latency;
+  for (uint64_t cycle = 101; cycle < box_out; ++cycle) clock(cycle);
+  EXPECT_FALSE(box.out().can_pop(box_out - 1));
+  clock(box_out);  // the box result arrives and moves on into the sorting network
   EXPECT_TRUE(sort.accepted());
   EXPECT_EQ(box.in_flight(), 0u);
   EXPECT_EQ(sort.in_flight(), 1u);
-  EXPECT_FALSE(sort.out().can_pop(106));
-  ASSERT_TRUE(sort.out().can_pop(107));  // + 2 for the sorting network
-  EXPECT_FALSE(tri.out().can_pop(106));
-  ASSERT_TRUE(tri.out().can_pop(107));
+  for (uint64_t cycle = box_out + 1; cycle <= std::max(sort_out, tri_out); ++cycle) {
+    clock(cycle);
+    EXPECT_EQ(sort.out().can_pop(cycle), cycle >= sort_out) << cycle;
+    EXPECT_EQ(tri.out().can_pop(cycle), cycle >= tri_out) << cycle;
+  }
   const LaneResult box_result = sort.out().pop().result;
   const LaneResult tri_result = tri.out().pop().result;
   EXPECT_TRUE(box_result.same_value(ref::intersect(s.instr.descriptor, s.instr.lanes[0], h.memory)));
   EXPECT_TRUE(tri_result.same_value(ref::intersect(s.instr.descriptor, s.instr.lanes[1], h.memory)));
 }
+
+std::vector<std::string> datapath_names() {
+  std::vector<std::string> names;
+  for (const DatapathFactory& factory : datapath_factories()) names.push_back(factory.name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryImplementation, DatapathStages, ::testing::ValuesIn(datapath_names()),
+                         [](const ::testing::TestParamInfo<std::string>& param) { return param.param; });
 
 TEST(WriteBack, ReturnsInAcceptanceOrderAfterTheReturnLatency) {
   Fixture f;

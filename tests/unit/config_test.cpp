@@ -34,6 +34,7 @@ const std::string kValid =
     "  triangle_latency_cycles: 16\n"
     "  sort_latency_cycles: 2\n"
     "  return_latency_cycles: 4\n"
+    "  datapath: cpp\n"
     "l0:\n"
     "  size_kib: 16\n"
     "  ways: 4\n"
@@ -233,7 +234,7 @@ TEST(ConfigShipped, EveryConsoleParameterNamesItsSource) {
       EXPECT_TRUE(sourced) << line;
       EXPECT_NE(comment.find('['), std::string::npos) << "no range: " << line;
     }
-    EXPECT_EQ(parameters, 44);  // every leaf key but chip.name
+    EXPECT_EQ(parameters, 45);  // every leaf key but chip.name
   }
 }
 

@@ -1,0 +1,81 @@
+#include "model/rtl/rtl_datapaths.h"
+
+#include "model/isa/node.h"
+#include "model/rtl/clocked_datapath.h"
+#include "model/rtl/ports.h"
+
+namespace td::rtl {
+
+namespace {
+
+using timing::BoxTested;
+using timing::LaneDone;
+using timing::LaneJob;
+using timing::NodeLane;
+using timing::SortLane;
+
+struct BoxPorts {
+  using Model = Vtd_box_datapath;
+  using Side = LaneJob;
+  static Side drive(Model& unit, const NodeLane& lane) {
+    const ref::LanePlan& plan = *lane.plan;
+    drive_box(unit, lane.node, plan.bytes, plan.type == NodeType::kBox16, plan.ray, lane.descriptor->box_grow_ulps);
+    return lane.job;
+  }
+  static BoxTested read(const Model& unit, const Side& job) {
+    BoxTested out;
+    out.job = job;
+    out.child = box_children(unit);
+    out.tests = box_tests(unit);
+    return out;
+  }
+};
+
+struct SortPorts {
+  using Model = Vtd_sort4;
+  using Side = LaneJob;
+  static Side drive(Model& unit, const SortLane& lane) {
+    drive_sort(unit, lane.tested.child, lane.tested.tests, lane.box_sort);
+    return lane.tested.job;
+  }
+  static LaneDone read(const Model& unit, const Side& job) {
+    LaneDone done{job.slot, job.lane, LaneResult{}};
+    done.result.written = true;
+    done.result.outcome = LaneOutcome::kBoxNode;
+    done.result.dwords = sorted_children(unit);
+    return done;
+  }
+};
+
+struct TrianglePorts {
+  using Model = Vtd_tri_datapath;
+  using Side = LaneJob;
+  static Side drive(Model& unit, const NodeLane& lane) {
+    drive_triangle(unit, lane.node, static_cast<uint32_t>(lane.plan->type), lane.descriptor->return_mode,
+                   lane.plan->ray);
+    return lane.job;
+  }
+  static LaneDone read(const Model& unit, const Side& job) {
+    LaneDone done{job.slot, job.lane, LaneResult{}};
+    done.result.written = true;
+    done.result.outcome = LaneOutcome::kTriangle;
+    done.result.dwords = triangle_dwords(unit);
+    return done;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<timing::BoxDatapath> make_box_datapath(sim::Channel<BoxTested>& out, uint32_t latency) {
+  return std::make_unique<ClockedDatapath<NodeLane, BoxTested, BoxPorts>>(out, latency, "td_box_datapath");
+}
+
+std::unique_ptr<timing::SortDatapath> make_sort_datapath(sim::Channel<LaneDone>& out, uint32_t latency) {
+  return std::make_unique<ClockedDatapath<SortLane, LaneDone, SortPorts>>(out, latency, "td_sort4");
+}
+
+std::unique_ptr<timing::TriangleDatapath> make_triangle_datapath(sim::Channel<LaneDone>& out, uint32_t latency) {
+  return std::make_unique<ClockedDatapath<NodeLane, LaneDone, TrianglePorts>>(out, latency, "td_tri_datapath");
+}
+
+}  // namespace td::rtl

@@ -1,0 +1,39 @@
+// datapath_factory.h — the TD's three datapaths (box, sort, triangle), built
+// by implementation name, as the configuration's td.datapath chooses
+// (Ramulator2's pattern: implementations registered by name, picked in
+// YAML): `cpp`, the golden reference's maths (box_stage.cpp, sort_stage.cpp,
+// tri_stage.cpp), and, in a build with TDSIM_RTL, `rtl`, the Verilated units
+// of rtl/ (model/rtl/). Each factory fills the output channel its stage
+// owns; `latency` is the configured pipeline depth.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/sim/channel.h"
+#include "model/td/datapath.h"
+#include "model/td/td_types.h"
+
+namespace td::timing {
+
+using BoxDatapath = Datapath<NodeLane, BoxTested>;
+using SortDatapath = Datapath<SortLane, LaneDone>;
+using TriangleDatapath = Datapath<NodeLane, LaneDone>;
+
+struct DatapathFactory {
+  std::string name;
+  std::string description;  // one line
+  std::function<std::unique_ptr<BoxDatapath>(sim::Channel<BoxTested>& out, uint32_t latency)> box;
+  std::function<std::unique_ptr<SortDatapath>(sim::Channel<LaneDone>& out, uint32_t latency)> sort;
+  std::function<std::unique_ptr<TriangleDatapath>(sim::Channel<LaneDone>& out, uint32_t latency)> triangle;
+};
+
+// Every implementation this build has, `cpp` first.
+const std::vector<DatapathFactory>& datapath_factories();
+// Throws std::invalid_argument naming the choices for an unknown name (the
+// configuration has refused it before; this guards other callers).
+const DatapathFactory& datapath_factory(const std::string& name);
+
+}  // namespace td::timing

@@ -1,0 +1,116 @@
+// Co-simulation: the timing model with td.datapath: rtl (the Verilated units
+// of rtl/ clocked inside the TD's stages) against td.datapath: cpp (the
+// reference's maths) at the same latencies. Same lane results, same cycles,
+// every statistic the same, on the vector files, the microbenchmarks and a
+// traced scene; a configuration whose latencies are not the RTL's is
+// refused at the key.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/cli/cli_runner.h"
+
+namespace {
+
+using namespace tdsim_cli;
+using Cosim = CliTest;
+
+// `text` with the value of the indented `key` (its first occurrence) set to `value`.
+std::string with_value(std::string text, const std::string& key, const std::string& value) {
+  const size_t at = text.find("  " + key + ":");
+  if (at == std::string::npos) return text;
+  const size_t start = text.find_first_not_of(' ', at + key.size() + 3);
+  const size_t end = text.find_first_of(" \n", start);
+  return text.replace(start, end - start, value);
+}
+
+// The small chip at the RTL's pipeline depths, with the given datapath.
+std::string small_chip_at_rtl_latencies(const std::string& datapath) {
+  std::string text = read_file(kSmallConfig);
+  text = with_value(text, "box_latency_cycles", std::to_string(TDSIM_RTL_BOX_LATENCY));
+  text = with_value(text, "triangle_latency_cycles", std::to_string(TDSIM_RTL_TRIANGLE_LATENCY));
+  text = with_value(text, "sort_latency_cycles", std::to_string(TDSIM_RTL_SORT_LATENCY));
+  return with_value(text, "datapath", datapath);
+}
+
+class CosimTest : public Cosim {
+ protected:
+  void SetUp() override {
+    Cosim::SetUp();
+    cpp_config_ = write("cpp.yaml", small_chip_at_rtl_latencies("cpp")).string();
+    rtl_config_ = write("rtl.yaml", small_chip_at_rtl_latencies("rtl")).string();
+  }
+  // Runs `arguments` with each config ({config} and {tag} replaced); both must succeed.
+  void run_both(const std::string& arguments) {
+    for (const bool rtl : {false, true}) {
+      std::string command = arguments;
+      command.replace(command.find("{config}"), 8, rtl ? rtl_config_ : cpp_config_);
+      for (size_t at; (at = command.find("{tag}")) != std::string::npos;)
+        command.replace(at, 5, (dir_ / (rtl ? "rtl" : "cpp")).string());
+      const RunResult result = run_tdsim(command);
+      ASSERT_EQ(result.exit_code, 0) << command << "\n" << result.output;
+      outputs_[rtl] = result.output;
+    }
+  }
+  std::string cpp_config_, rtl_config_;
+  std::string outputs_[2];
+};
+
+TEST_F(CosimTest, VectorFilesGiveTheSameResultsCyclesAndStats) {
+  const std::string vectors = std::string(TDSIM_SOURCE_DIR) + "/tests/vectors/";
+  for (const char* lanes : {"64", "32"}) {
+    run_both("check " + vectors + "conformance-v1.tdv " + vectors + "edge-v1.tdv --engine model --config {config}"
+             " --lanes-per-wave " + lanes + " --stats {tag}.json");
+    EXPECT_NE(outputs_[1].find("1136 passed, 0 failed"), std::string::npos) << outputs_[1];
+    const std::string stats = read_file(dir_ / "cpp.json");
+    EXPECT_NE(stats.find(".box_nodes\""), std::string::npos);
+    EXPECT_EQ(read_file(dir_ / "rtl.json"), stats) << "lanes per wave " << lanes;
+  }
+}
+
+TEST_F(CosimTest, MicrobenchmarksGiveTheSameCyclesAndStats) {
+  run_both("peak --config {config} --waves 4 --stats {tag}.json");
+  const std::string stats = read_file(dir_ / "cpp.json");
+  EXPECT_NE(stats.find(".cycles\""), std::string::npos);
+  EXPECT_EQ(read_file(dir_ / "rtl.json"), stats);
+}
+
+TEST_F(CosimTest, ATracedSceneGivesTheSameHitsCyclesAndStats) {
+  for (const char* rays : {"primary", "shadow"}) {
+    run_both(std::string("run --config {config} --width 40 --height 24 --rays ") + rays +
+             " --hits-out {tag}.csv --stats {tag}.json");
+    EXPECT_NE(outputs_[1].find("engine rtl"), std::string::npos) << outputs_[1];
+    EXPECT_EQ(read_file(dir_ / "rtl.csv"), read_file(dir_ / "cpp.csv")) << rays;
+    EXPECT_EQ(read_file(dir_ / "rtl.json"), read_file(dir_ / "cpp.json")) << rays;
+  }
+}
+
+TEST_F(CosimTest, TheRtlEngineIsTheModelWithRtlDatapaths) {
+  // --engine rtl on a cpp configuration = --engine model on the rtl one.
+  const RunResult engine = run_tdsim("check " + kConformance + " --engine rtl --config " + cpp_config_ + " --stats " +
+                                     (dir_ / "engine.json").string());
+  const RunResult config = run_tdsim("check " + kConformance + " --engine model --config " + rtl_config_ + " --stats " +
+                                     (dir_ / "config.json").string());
+  ASSERT_EQ(engine.exit_code, 0) << engine.output;
+  ASSERT_EQ(config.exit_code, 0) << config.output;
+  EXPECT_EQ(read_file(dir_ / "engine.json"), read_file(dir_ / "config.json"));
+}
+
+TEST_F(Cosim, LatenciesThatAreNotTheRtlsAreRefusedAtTheKey) {
+  const RunResult engine = run_tdsim("check " + kConformance + " --engine rtl --config " + kSmallConfig);
+  EXPECT_EQ(engine.exit_code, 2);
+  EXPECT_EQ(last_line(engine.output),
+            "error: " + kSmallConfig + ": td.box_latency_cycles: must be " + std::to_string(TDSIM_RTL_BOX_LATENCY) +
+                " with td.datapath: rtl, the RTL unit's pipeline depth (got 2)");
+  // In the file: at the key's line and column.
+  const fs::path file = write("wrong.yaml", with_value(small_chip_at_rtl_latencies("rtl"), "sort_latency_cycles", "3"));
+  const RunResult peak = run_tdsim("peak --config " + file.string());
+  EXPECT_EQ(peak.exit_code, 2);
+  EXPECT_NE(peak.output.find("wrong.yaml:17:"), std::string::npos) << peak.output;
+  EXPECT_NE(peak.output.find(": td.sort_latency_cycles: must be " + std::to_string(TDSIM_RTL_SORT_LATENCY) +
+                             " with td.datapath: rtl"),
+            std::string::npos)
+      << peak.output;
+}
+
+}  // namespace
