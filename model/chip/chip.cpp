@@ -91,6 +91,7 @@ void Chip::clock_edge() {
       if (t->due_cycle() <= cycle || traced) t->tick(cycle);
       if (traced) t->sample_trace(cycle);
     }
+    if (traced) vcd_->sample_companions(cycle);  // the Verilated units' signals, once all ticked
   }
   schedule(cycle);
 }

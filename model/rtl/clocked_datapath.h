@@ -23,6 +23,7 @@
 
 #include <fmt/format.h>
 
+#include "model/rtl/rtl_trace.h"
 #include "model/rtl/verilated_unit.h"
 #include "model/sim/channel.h"
 #include "model/td/datapath.h"
@@ -36,12 +37,13 @@ namespace td::rtl {
 template <typename In, typename Out, typename Ports>
 class ClockedDatapath final : public timing::Datapath<In, Out> {
  public:
-  ClockedDatapath(sim::Channel<Out>& out, uint32_t latency, const char* unit)
-      : out_(out), latency_(latency), unit_(unit) {
+  // `scope`: the stage's hierarchical name, the unit's in traces.
+  ClockedDatapath(sim::Channel<Out>& out, uint32_t latency, const std::string& scope)
+      : out_(out), latency_(latency), unit_(scope) {
     const uint32_t measured = unit_.measure_latency();
     if (measured != latency)
       throw std::logic_error(fmt::format("{}: the Verilated unit's latency is {} clocks, the configuration's {}",
-                                         unit, measured, latency));
+                                         scope, measured, latency));
   }
 
   bool can_accept() const override { return inside_.size() + out_.size() < out_.depth(); }
@@ -50,11 +52,14 @@ class ClockedDatapath final : public timing::Datapath<In, Out> {
     typename Ports::Model& io = unit_.io();
     inside_.push_back({Ports::drive(io, in), cycle});
     io.in_valid_i = 1;  // for this cycle's edge
+    if (traced_) io.eval();  // the waveform shows the lane at its own cycle
   }
   bool clocked() const override { return true; }
   void clock_until(uint64_t cycle) override {
+    const bool any = next_edge_ < cycle && !inside_.empty();
     while (next_edge_ < cycle && !inside_.empty()) edge(next_edge_++);
     if (next_edge_ < cycle) next_edge_ = cycle;
+    if (any && traced_) unit_.io().eval();  // in_valid_i low again, as the waveform should show
   }
   uint64_t next_output_cycle() const override {
     return inside_.empty() ? UINT64_MAX : inside_.front().accept_cycle + latency_;
@@ -64,6 +69,12 @@ class ClockedDatapath final : public timing::Datapath<In, Out> {
     inside_.clear();
     next_edge_ = 0;
     unit_.reset();
+  }
+  // The unit's signals join the run's waveform. The chip ticks every TD
+  // every clock while it traces, so edges are evaluated in cycle order.
+  void attach_trace(sim::VcdWriter& vcd) override {
+    RtlTrace::of(vcd).add(unit_.io());
+    traced_ = true;
   }
 
  private:
@@ -86,6 +97,7 @@ class ClockedDatapath final : public timing::Datapath<In, Out> {
   VerilatedUnit<typename Ports::Model> unit_;
   std::deque<Inside> inside_;
   uint64_t next_edge_ = 0;  // the first cycle whose clock edge is not evaluated yet
+  bool traced_ = false;
 };
 
 }  // namespace td::rtl

@@ -66,16 +66,19 @@ struct TrianglePorts {
 
 }  // namespace
 
-std::unique_ptr<timing::BoxDatapath> make_box_datapath(sim::Channel<BoxTested>& out, uint32_t latency) {
-  return std::make_unique<ClockedDatapath<NodeLane, BoxTested, BoxPorts>>(out, latency, "td_box_datapath");
+std::unique_ptr<timing::BoxDatapath> make_box_datapath(sim::Channel<BoxTested>& out, uint32_t latency,
+                                                       const std::string& scope) {
+  return std::make_unique<ClockedDatapath<NodeLane, BoxTested, BoxPorts>>(out, latency, scope);
 }
 
-std::unique_ptr<timing::SortDatapath> make_sort_datapath(sim::Channel<LaneDone>& out, uint32_t latency) {
-  return std::make_unique<ClockedDatapath<SortLane, LaneDone, SortPorts>>(out, latency, "td_sort4");
+std::unique_ptr<timing::SortDatapath> make_sort_datapath(sim::Channel<LaneDone>& out, uint32_t latency,
+                                                         const std::string& scope) {
+  return std::make_unique<ClockedDatapath<SortLane, LaneDone, SortPorts>>(out, latency, scope);
 }
 
-std::unique_ptr<timing::TriangleDatapath> make_triangle_datapath(sim::Channel<LaneDone>& out, uint32_t latency) {
-  return std::make_unique<ClockedDatapath<NodeLane, LaneDone, TrianglePorts>>(out, latency, "td_tri_datapath");
+std::unique_ptr<timing::TriangleDatapath> make_triangle_datapath(sim::Channel<LaneDone>& out, uint32_t latency,
+                                                                 const std::string& scope) {
+  return std::make_unique<ClockedDatapath<NodeLane, LaneDone, TrianglePorts>>(out, latency, scope);
 }
 
 }  // namespace td::rtl

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "model/sim/channel.h"
 #include "model/td/datapath_factory.h"
@@ -13,9 +14,12 @@ namespace td::rtl {
 
 // Each throws std::logic_error if the unit's measured latency is not
 // `latency` (the configuration refuses that first: td.*_latency_cycles).
-std::unique_ptr<timing::BoxDatapath> make_box_datapath(sim::Channel<timing::BoxTested>& out, uint32_t latency);
-std::unique_ptr<timing::SortDatapath> make_sort_datapath(sim::Channel<timing::LaneDone>& out, uint32_t latency);
+// `scope`: the stage's hierarchical name, the unit's scope in traces.
+std::unique_ptr<timing::BoxDatapath> make_box_datapath(sim::Channel<timing::BoxTested>& out, uint32_t latency,
+                                                       const std::string& scope);
+std::unique_ptr<timing::SortDatapath> make_sort_datapath(sim::Channel<timing::LaneDone>& out, uint32_t latency,
+                                                         const std::string& scope);
 std::unique_ptr<timing::TriangleDatapath> make_triangle_datapath(sim::Channel<timing::LaneDone>& out,
-                                                                 uint32_t latency);
+                                                                 uint32_t latency, const std::string& scope);
 
 }  // namespace td::rtl

@@ -1,5 +1,7 @@
 #include "model/sim/vcd_writer.h"
 
+#include "model/sim/vcd_merge.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,16 +16,6 @@ namespace {
 // Output is collected in memory and written in chunks this large: one
 // write per megabyte, and nothing but appends on the per-change path.
 constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
-
-// Identifier codes: base 94 over the printable characters '!'..'~'.
-std::string identifier_code(std::size_t index) {
-  std::string code;
-  do {
-    code += static_cast<char>('!' + index % 94);
-    index /= 94;
-  } while (index != 0);
-  return code;
-}
 
 // The eight binary digits of every byte value, most significant first.
 struct ByteDigits {
@@ -129,7 +121,7 @@ VcdWriter::SignalId VcdWriter::add(const std::string& hierarchical_name, unsigne
   }
   names_.emplace(hierarchical_name, false);
   const auto id = static_cast<SignalId>(signals_.size());
-  signals_.push_back(Signal{hierarchical_name, width, identifier_code(id), 0});
+  signals_.push_back(Signal{hierarchical_name, width, vcd_identifier_code(id), 0});
   return id;
 }
 
@@ -293,6 +285,28 @@ void VcdWriter::close() {
     throw std::runtime_error(fmt::format("{}: write failed, trace not saved", file_->temp_path()));
   }
   file_->commit();
+  // The companions' files join this one (which is whole meanwhile: a failed
+  // merge leaves the model's own trace, and says so).
+  for (const auto& companion : companions_) {
+    const std::string extra = companion.second->finish();
+    merge_vcd(path_, extra, path_);
+  }
+  companions_.clear();
+}
+
+VcdCompanion& VcdWriter::companion(const std::string& kind,
+                                   const std::function<std::unique_ptr<VcdCompanion>()>& make) {
+  for (const auto& c : companions_)
+    if (c.first == kind) return *c.second;
+  if (header_written_ || closed_)
+    throw std::logic_error(fmt::format("VCD {}: companion '{}' added after the first sample", path_, kind));
+  companions_.emplace_back(kind, make());
+  return *companions_.back().second;
+}
+
+void VcdWriter::sample_companions(uint64_t cycle) {
+  if (!in_window(cycle)) return;
+  for (const auto& c : companions_) c.second->sample(cycle);
 }
 
 }  // namespace td::sim

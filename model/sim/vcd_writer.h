@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -20,6 +21,18 @@
 #include "model/sim/output_file.h"
 
 namespace td::sim {
+
+// Another writer tracing parts of the same design into a VCD file of its
+// own (the Verilated units, whose signals Verilator records): sampled with
+// this file's cycles, and merged into it at close() (vcd_merge.h).
+class VcdCompanion {
+ public:
+  virtual ~VcdCompanion() = default;
+  // After every clock in the window, once all of the design ticked.
+  virtual void sample(uint64_t cycle) = 0;
+  // Completes its file; returns its path (merged, then its own to remove).
+  virtual std::string finish() = 0;
+};
 
 class VcdWriter {
  public:
@@ -46,8 +59,18 @@ class VcdWriter {
   bool in_window(uint64_t cycle) const { return cycle >= start_ && cycle - start_ < cycles_; }
   bool wants_samples_until(uint64_t cycle) const { return cycle < start_ || in_window(cycle); }
 
-  // Flushes, writes the final timestamp and renames into place.
+  // Flushes, writes the final timestamp and renames into place; then
+  // merges the companions' files into it.
   void close();
+
+  // The companion of this `kind`, made by `make` on first use (before the
+  // first set()): e.g. every Verilated unit of a chip shares one.
+  VcdCompanion& companion(const std::string& kind, const std::function<std::unique_ptr<VcdCompanion>()>& make);
+  // Samples every companion at `cycle` (in the window only): the chip
+  // calls it once per traced clock, after its own samples.
+  void sample_companions(uint64_t cycle);
+  const std::string& path() const { return path_; }
+  uint64_t period_ps() const { return period_ps_; }
 
  private:
   struct Signal {
@@ -80,6 +103,7 @@ class VcdWriter {
   uint64_t last_cycle_ = 0;                      // latest cycle passed to set()
   uint64_t time_cycle_ = 0;                      // cycle of the last `#time` line written
   bool closed_ = false;
+  std::vector<std::pair<std::string, std::unique_ptr<VcdCompanion>>> companions_;  // (kind, companion)
 };
 
 }  // namespace td::sim

@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "model/sim/channel.h"
+#include "model/sim/vcd_writer.h"
 
 namespace td::timing {
 
@@ -42,6 +43,9 @@ class Datapath {
   virtual uint64_t next_output_cycle() const = 0;
   virtual size_t lanes_inside() const = 0;  // accepted, result not out yet
   virtual void reset() = 0;
+  // The implementation's own signals in the run's waveform, if it has any
+  // (a Verilated unit's: rtl_trace.h). The stage's are the stage's.
+  virtual void attach_trace(sim::VcdWriter& /*vcd*/) {}
 };
 
 // The C++ implementation: `Compute` (the reference maths; a template

@@ -17,13 +17,13 @@ const std::vector<DatapathFactory>& datapath_factories() {
   static const std::vector<DatapathFactory> factories = [] {
     std::vector<DatapathFactory> list;
     list.push_back({"cpp", "the golden reference's maths; the output channel's delay is the pipeline",
-                    [](sim::Channel<BoxTested>& out, uint32_t) -> std::unique_ptr<BoxDatapath> {
+                    [](sim::Channel<BoxTested>& out, uint32_t, const std::string&) -> std::unique_ptr<BoxDatapath> {
                       return std::make_unique<CppDatapath<NodeLane, BoxTested, box_datapath_cpp>>(out);
                     },
-                    [](sim::Channel<LaneDone>& out, uint32_t) -> std::unique_ptr<SortDatapath> {
+                    [](sim::Channel<LaneDone>& out, uint32_t, const std::string&) -> std::unique_ptr<SortDatapath> {
                       return std::make_unique<CppDatapath<SortLane, LaneDone, sort_datapath_cpp>>(out);
                     },
-                    [](sim::Channel<LaneDone>& out, uint32_t) -> std::unique_ptr<TriangleDatapath> {
+                    [](sim::Channel<LaneDone>& out, uint32_t, const std::string&) -> std::unique_ptr<TriangleDatapath> {
                       return std::make_unique<CppDatapath<NodeLane, LaneDone, triangle_datapath_cpp>>(out);
                     }});
 #if TDSIM_HAVE_RTL

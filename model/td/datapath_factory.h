@@ -4,7 +4,8 @@
 // YAML): `cpp`, the golden reference's maths (box_stage.cpp, sort_stage.cpp,
 // tri_stage.cpp), and, in a build with TDSIM_RTL, `rtl`, the Verilated units
 // of rtl/ (model/rtl/). Each factory fills the output channel its stage
-// owns; `latency` is the configured pipeline depth.
+// owns; `latency` is the configured pipeline depth; `scope` the stage's
+// hierarchical name (a Verilated unit's scope in traces).
 #pragma once
 
 #include <functional>
@@ -25,9 +26,11 @@ using TriangleDatapath = Datapath<NodeLane, LaneDone>;
 struct DatapathFactory {
   std::string name;
   std::string description;  // one line
-  std::function<std::unique_ptr<BoxDatapath>(sim::Channel<BoxTested>& out, uint32_t latency)> box;
-  std::function<std::unique_ptr<SortDatapath>(sim::Channel<LaneDone>& out, uint32_t latency)> sort;
-  std::function<std::unique_ptr<TriangleDatapath>(sim::Channel<LaneDone>& out, uint32_t latency)> triangle;
+  template <typename D, typename Out>
+  using Make = std::function<std::unique_ptr<D>(sim::Channel<Out>& out, uint32_t latency, const std::string& scope)>;
+  Make<BoxDatapath, BoxTested> box;
+  Make<SortDatapath, LaneDone> sort;
+  Make<TriangleDatapath, LaneDone> triangle;
 };
 
 // Every implementation this build has, `cpp` first.

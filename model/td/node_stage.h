@@ -21,11 +21,12 @@ namespace td::timing {
 template <typename Out>
 class NodeStage : public sc_core::sc_module {
  public:
-  using MakeDatapath = std::function<std::unique_ptr<Datapath<NodeLane, Out>>(sim::Channel<Out>&, uint32_t)>;
+  using MakeDatapath =
+      std::function<std::unique_ptr<Datapath<NodeLane, Out>>(sim::Channel<Out>&, uint32_t, const std::string&)>;
   NodeStage(sc_core::sc_module_name name, uint32_t latency_cycles, const MakeDatapath& make)
       : sc_module(name),
         out_(latency_cycles + 1, latency_cycles),
-        datapath_(make(out_, latency_cycles)),
+        datapath_(make(out_, latency_cycles, this->name())),
         clocked_(datapath_->clocked()) {}
 
   // (An unclocked datapath holds no lane: its room is its output's.)
@@ -58,6 +59,7 @@ class NodeStage : public sc_core::sc_module {
     const std::string prefix = std::string(name()) + ".";
     trace_in_valid_ = vcd.add(prefix + "in_valid", 1);
     trace_in_ready_ = vcd.add(prefix + "in_ready", 1);
+    datapath_->attach_trace(vcd);
   }
   void sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const {
     vcd.set(trace_in_valid_, last_accept_cycle_ == cycle, cycle);

@@ -20,7 +20,7 @@ SortStage::SortStage(sc_core::sc_module_name name, uint32_t latency_cycles, sim:
       in_(in),
       waves_(waves),
       out_(latency_cycles + 1, latency_cycles),
-      datapath_(make(out_, latency_cycles)),
+      datapath_(make(out_, latency_cycles, this->name())),
       clocked_(datapath_->clocked()) {}
 
 void SortStage::tick(uint64_t cycle) {
@@ -34,7 +34,10 @@ void SortStage::tick(uint64_t cycle) {
   accepted_ = true;
 }
 
-void SortStage::attach_trace(sim::VcdWriter& vcd) { trace_in_valid_ = vcd.add(std::string(name()) + ".in_valid", 1); }
+void SortStage::attach_trace(sim::VcdWriter& vcd) {
+  trace_in_valid_ = vcd.add(std::string(name()) + ".in_valid", 1);
+  datapath_->attach_trace(vcd);
+}
 
 void SortStage::sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const { vcd.set(trace_in_valid_, accepted_, cycle); }
 

@@ -22,7 +22,7 @@ LaneDone sort_datapath_cpp(const SortLane& lane);
 class SortStage : public sc_core::sc_module {
  public:
   using MakeDatapath =
-      std::function<std::unique_ptr<Datapath<SortLane, LaneDone>>(sim::Channel<LaneDone>&, uint32_t)>;
+      std::function<std::unique_ptr<Datapath<SortLane, LaneDone>>(sim::Channel<LaneDone>&, uint32_t, const std::string&)>;
   SortStage(sc_core::sc_module_name name, uint32_t latency_cycles, sim::Channel<BoxTested>& in,
             const WaveBuffer& waves, const MakeDatapath& make);
 

@@ -96,6 +96,29 @@ TEST_F(CosimTest, TheRtlEngineIsTheModelWithRtlDatapaths) {
   EXPECT_EQ(read_file(dir_ / "engine.json"), read_file(dir_ / "config.json"));
 }
 
+TEST_F(CosimTest, WavesHoldTheUnitsOwnSignalsUnderTheirStagesAndChangeNoStat) {
+  const std::string run = "run --config " + rtl_config_ + " --width 24 --height 16 --stats ";
+  const fs::path plain = dir_ / "plain.json", traced = dir_ / "traced.json", vcd = dir_ / "t.vcd", fst = dir_ / "t.fst";
+  ASSERT_EQ(run_tdsim(run + plain.string()).exit_code, 0);
+  const RunResult with_vcd = run_tdsim(run + traced.string() + " --trace-cycles 400 --trace " + vcd.string());
+  ASSERT_EQ(with_vcd.exit_code, 0) << with_vcd.output;
+  EXPECT_EQ(read_file(traced), read_file(plain));
+  const std::string text = read_file(vcd);
+  // The model's own signal and the RTL's, in one box_stage scope.
+  const size_t stage = text.find("$scope module box_stage $end\n$var wire 1 ");
+  ASSERT_NE(stage, std::string::npos);
+  const size_t unit = text.find("$scope module td_box_datapath $end", stage);
+  ASSERT_NE(unit, std::string::npos);
+  EXPECT_NE(text.find(" in_node_i [895:0] $end", stage), std::string::npos);
+  EXPECT_NE(text.find("$scope module u_operands $end", unit), std::string::npos);
+  EXPECT_NE(text.find("$scope module td_tri_datapath $end"), std::string::npos);
+  EXPECT_NE(text.find("$scope module td_sort4 $end"), std::string::npos);
+  EXPECT_NE(text.find("\n#400000\n"), std::string::npos);  // 400 cycles of 1 ns
+  ASSERT_EQ(run_tdsim(run + traced.string() + " --trace-cycles 400 --trace " + fst.string()).exit_code, 0);
+  EXPECT_GT(fs::file_size(fst), 1000u);
+  EXPECT_TRUE(temp_files().empty());
+}
+
 TEST_F(Cosim, LatenciesThatAreNotTheRtlsAreRefusedAtTheKey) {
   const RunResult engine = run_tdsim("check " + kConformance + " --engine rtl --config " + kSmallConfig);
   EXPECT_EQ(engine.exit_code, 2);
