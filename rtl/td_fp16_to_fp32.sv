@@ -17,9 +17,9 @@ module td_fp16_to_fp32 (
   assign mant_h = half_i[9:0];
 
   // Bit 9 - (leading zeros of the mantissa); 0 for a zero mantissa.
-  logic [6:0] mant_zeros;
-  assign mant_zeros = td_pkg::leading_zeros64({mant_h, 54'd0});
-  assign lead       = (mant_h == '0) ? 4'd0 : 4'(7'd9 - mant_zeros);
+  logic [4:0] mant_zeros;
+  assign mant_zeros = td_pkg::leading_zeros16({mant_h, 6'd0});
+  assign lead       = (mant_h == '0) ? 4'd0 : 4'(5'd9 - mant_zeros);
   assign mant_norm  = 10'(mant_h << (4'd10 - lead));
 
   always_comb begin

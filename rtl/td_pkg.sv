@@ -61,4 +61,21 @@ package td_pkg;
     leading_zeros64 = n;
   endfunction
 
+  // The same for a 16-bit value (16 when it is zero).
+  function automatic logic [4:0] leading_zeros16(logic [15:0] value);
+    logic [15:0] v;
+    logic [4:0]  n;
+    v = value;
+    n = 5'd0;
+    if (v == 16'd0) begin
+      n = 5'd16;
+    end else begin
+      if (v[15:8] == 8'd0)  begin n[3] = 1'b1; v = v << 8; end
+      if (v[15:12] == 4'd0) begin n[2] = 1'b1; v = v << 4; end
+      if (v[15:14] == 2'd0) begin n[1] = 1'b1; v = v << 2; end
+      if (!v[15])           begin n[0] = 1'b1;             end
+    end
+    leading_zeros16 = n;
+  endfunction
+
 endpackage

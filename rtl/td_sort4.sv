@@ -31,6 +31,7 @@ module td_sort4 #(
     else         in_valid_q <= in_valid_i;
   end
 
+  // Wide fields first from bit 0, each on a 32-bit boundary.
   td_operand_register #(.Width(1 + 4 + 128 + 128)) u_operands (
     .clk_i (clk_i),
     .en_i  (in_valid_i),

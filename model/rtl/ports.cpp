@@ -7,16 +7,18 @@
 
 namespace td::rtl {
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the ports take the node's bytes as little-endian words");
+
 namespace {
 
-// Little-endian dwords of `bytes` (zero past `size`) into a Verilated wide port.
+// `bytes` (zero past `size`) into a Verilated wide port, byte k at bit 8k:
+// the host is little-endian, like the port's 32-bit words. One copy of a
+// fixed size, not a call per word.
 template <size_t Words, typename Port>
 void drive_bytes(Port& port, const uint8_t* bytes, size_t size) {
-  for (size_t w = 0; w < Words; ++w) {
-    uint32_t word = 0;
-    if (4 * w < size) std::memcpy(&word, bytes + 4 * w, std::min<size_t>(4, size - 4 * w));
-    port[w] = word;
-  }
+  uint8_t padded[4 * Words] = {};
+  std::memcpy(padded, bytes, std::min(size, sizeof padded));
+  std::memcpy(port.data(), padded, sizeof padded);
 }
 
 template <typename Port>

@@ -133,11 +133,13 @@ struct BenchOptions {
   bool single_td = false;
   bool scoreboard = true;
   uint32_t waves_per_td = 256;
+  std::string datapath;  // "": the config's td.datapath
   std::string json;
 };
 
 int run_bench(const BenchOptions& options) {
   td::cfg::Config config = td::cfg::load_config(options.config);
+  if (!options.datapath.empty()) config = td::cfg::with_datapath(config, options.datapath);
   td::tb::OutputPaths outputs;
   outputs.add("--json", options.json);
   outputs.prepare();
@@ -264,6 +266,10 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--config", bench.config, "Chip configuration (YAML)")->capture_default_str();
   bench_cmd->add_flag("--single-td", bench.single_td, "Simulate one TD (1 WGP x 1 TD) of that configuration");
   bench_cmd->add_flag("!--no-scoreboard", bench.scoreboard, "Do not check lanes against the reference while timing");
+  bench_cmd->add_option("--datapath", bench.datapath,
+                        "The TD's datapaths: cpp (the reference's maths) or rtl (the Verilated units); default: "
+                        "the config's td.datapath")
+      ->check(CLI::IsMember({"cpp", "rtl"}));
   bench_cmd->add_option("--waves", bench.waves_per_td, "Wave64 instructions per TD in each phase")
       ->check(td::tb::unsigned_in(1, 1000000))
       ->capture_default_str();

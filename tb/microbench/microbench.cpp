@@ -456,6 +456,7 @@ SpeedReport run_speed_benchmark(const cfg::Config& config, uint32_t waves_per_td
   report.chip_name = config.chip.name;
   report.effective_config = cfg::to_yaml(config);
   report.tds = config.td_count();
+  report.datapath = config.td.datapath;
   report.scoreboard = scoreboard;
   for (NodeKind kind : {NodeKind::kBox16, NodeKind::kBox32, NodeKind::kTriangle})
     bench.speed_phase(kind, scoreboard, report);
@@ -464,11 +465,11 @@ SpeedReport run_speed_benchmark(const cfg::Config& config, uint32_t waves_per_td
 
 std::string format_speed_report(const SpeedReport& r) {
   return fmt::format(
-      "tdsim bench: {}, {} TDs, peak microbenchmark (FP16 box, FP32 box, triangle), scoreboard {}\n"
+      "tdsim bench: {}, {} TDs ({} datapaths), peak microbenchmark (FP16 box, FP32 box, triangle), scoreboard {}\n"
       "  timing model  {:>9} lanes in {:.3f} s: {:>6.2f} M lane-tests/s ({} simulated cycles)\n"
       "  reference     {:>9} lanes in {:.3f} s: {:>6.2f} M lane-tests/s\n"
       "  timing model / reference: {:.1f}%\n",
-      r.chip_name, r.tds, r.scoreboard ? "on" : "off", r.lanes, r.model_wall_s, r.model_lanes_per_s() / 1e6,
+      r.chip_name, r.tds, r.datapath, r.scoreboard ? "on" : "off", r.lanes, r.model_wall_s, r.model_lanes_per_s() / 1e6,
       r.cycles, r.lanes, r.reference_wall_s, r.reference_lanes_per_s() / 1e6,
       100.0 * r.model_lanes_per_s() / r.reference_lanes_per_s());
 }
@@ -479,6 +480,7 @@ std::string speed_report_json(const SpeedReport& r) {
   json.key("chip").value(r.chip_name);
   json.key("effective_config").value(r.effective_config);
   json.key("tds").value(r.tds);
+  json.key("datapath").value(r.datapath);
   json.key("scoreboard").value(r.scoreboard);
   json.key("lanes").value(r.lanes);
   json.key("cycles").value(r.cycles);

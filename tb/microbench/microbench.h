@@ -88,6 +88,7 @@ struct SpeedReport {
   std::string chip_name;
   std::string effective_config;  // cfg::to_yaml of what ran
   uint32_t tds = 0;
+  std::string datapath;          // td.datapath: cpp or rtl
   bool scoreboard = true;
   uint64_t lanes = 0;            // lanes through the datapath (box nodes + triangles)
   uint64_t cycles = 0;           // simulated
