@@ -1,6 +1,7 @@
 // Soak: random valid chip configurations drawn over the documented ranges
 // (model/chip/config.h), biased towards the ends and towards small values
-// so that each run stays short, each through the tdsim binary: `tdsim check`
+// so that each run stays short (one in twenty with the Verilated datapaths,
+// td.datapath: rtl), each through the tdsim binary: `tdsim check`
 // of a vector file on the timing model (every lane equal to the file and to
 // the golden reference) and a short `tdsim peak` (every lane through the
 // scoreboard). Any crash, deadlock, std::bad_alloc, mismatch or timeout is a
@@ -122,7 +123,15 @@ cfg::Config draw_config(uint64_t seed) {
   c.td.triangle_latency_cycles = d.whole(1, 10000);
   c.td.sort_latency_cycles = d.whole(1, 10000);
   c.td.return_latency_cycles = d.whole(0, 100000);
-  c.td.datapath = "cpp";  // (rtl: its own test, at the RTL's latencies)
+  c.td.datapath = "cpp";
+#if TDSIM_HAVE_RTL
+  if (d.chance(0.05)) {  // the Verilated datapaths, at their own latencies
+    c.td.datapath = "rtl";
+    c.td.box_latency_cycles = TDSIM_RTL_BOX_LATENCY;
+    c.td.triangle_latency_cycles = TDSIM_RTL_TRIANGLE_LATENCY;
+    c.td.sort_latency_cycles = TDSIM_RTL_SORT_LATENCY;
+  }
+#endif
   draw_cache(d, c.l0);
   draw_cache(d, c.l1);
   c.l2.slices = d.whole(1, 256);

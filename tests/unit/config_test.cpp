@@ -319,6 +319,38 @@ TEST(ConfigError, OutOfRangeNamesKeyLineAndValue) {
   }
 }
 
+// td.datapath: one of cpp, rtl; rtl takes the RTL's own latencies (kValid
+// has 8, 16 and 2, which are theirs) and refuses others at the key.
+TEST(ConfigError, DatapathIsCppOrRtlAtTheRtlsLatencies) {
+  EXPECT_EQ(parse_config(kValid, kFile).td.datapath, "cpp");
+  const std::string rtl = with_line(kValid, "  datapath:", "  datapath: rtl");
+#if TDSIM_HAVE_RTL
+  EXPECT_EQ(parse_config(rtl, kFile).td.datapath, "rtl");
+  const std::string slow_sort = with_line(rtl, "  sort_latency_cycles:", "  sort_latency_cycles: 3");
+  EXPECT_EQ(error_of(slow_sort),
+            at(line_of(slow_sort, "  sort_latency_cycles:"), 24,
+               "td.sort_latency_cycles: must be " + std::to_string(TDSIM_RTL_SORT_LATENCY) +
+                   " with td.datapath: rtl, the RTL unit's pipeline depth (got 3)"));
+  // An engine asking for the RTL (check --engine rtl) on a chip with other latencies.
+  Config fast_box = parse_config(with_line(kValid, "  box_latency_cycles:", "  box_latency_cycles: 2"), kFile);
+  try {
+    (void)with_datapath(fast_box, "rtl");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), std::string(kFile) + ": td.box_latency_cycles: must be " +
+                                         std::to_string(TDSIM_RTL_BOX_LATENCY) +
+                                         " with td.datapath: rtl, the RTL unit's pipeline depth (got 2)");
+  }
+  EXPECT_EQ(with_datapath(parse_config(kValid, kFile), "rtl").td.datapath, "rtl");
+#else
+  EXPECT_NE(error_of(rtl).find("td.datapath: rtl needs tdsim built with its RTL"), std::string::npos);
+#endif
+  const std::string verilog = with_line(kValid, "  datapath:", "  datapath: verilog");
+  EXPECT_EQ(error_of(verilog),
+            at(line_of(verilog, "  datapath:"), 13, "td.datapath: must be one of cpp, rtl (got 'verilog')"));
+  EXPECT_THROW((void)with_datapath(parse_config(kValid, kFile), "verilog"), ConfigError);
+}
+
 TEST(ConfigError, OutOfRangeAbove) {
   const std::string yaml = with_line(kValid, "  wgps:", "  wgps: 300");
   EXPECT_EQ(error_of(yaml), at(line_of(yaml, "  wgps:"), 9, "chip.wgps: must be <= 256 (got 300)"));
