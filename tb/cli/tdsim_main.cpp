@@ -54,7 +54,8 @@ constexpr int kExitBadInput = 2;
 struct CheckOptions {
   std::vector<std::string> files;
   std::string engine = "ref";
-  td::tb::EngineOptions engine_options{TDSIM_DEFAULT_CONFIG, 64};
+  td::tb::EngineOptions engine_options{TDSIM_DEFAULT_CONFIG};
+  td::tb::CheckOptions check;
   std::vector<std::string> stats;
 };
 
@@ -83,7 +84,7 @@ int run_check(const CLI::App* command, const CheckOptions& options) {
   outputs.prepare();
 
   auto engine = td::tb::make_engine(options.engine, options.engine_options);
-  const td::tb::CheckSummary summary = td::tb::check_files(options.files, *engine, std::cout);
+  const td::tb::CheckSummary summary = td::tb::check_files(options.files, *engine, std::cout, options.check);
   if (summary.interrupted) {
     std::cout << fmt::format("{} passed, {} failed (partial: interrupted)\n", summary.passed, summary.failed);
     return td::sim::interrupt_exit_code();
@@ -230,13 +231,13 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--engine", check.engine, "Engine to check: " + td::tb::check_engines().describe())
       ->check(CLI::IsMember(td::tb::check_engines().names()))
       ->capture_default_str();
-  check_cmd->add_option("--config", check.engine_options.config_path, "Chip configuration (engine model)")
+  check_cmd->add_option("--config", check.engine_options.config_path, "Chip configuration (engines model, rtl)")
       ->capture_default_str();
-  check_cmd->add_option("--lanes-per-wave", check.engine_options.lanes_per_wave,
-                        "Lanes per wave instruction: 32 or 64 (engine model)")
+  check_cmd->add_option("--lanes-per-wave", check.check.lanes_per_wave,
+                        "Lanes per wave instruction: 32 or 64 (engines model, rtl)")
       ->check(CLI::IsMember({32u, 64u}))
       ->capture_default_str();
-  add_stats_option(check_cmd, check.stats, "Write the timing model's statistics (engine model)");
+  add_stats_option(check_cmd, check.stats, "Write the timing model's statistics (engines model, rtl)");
   add_debug_option(check_cmd);
 
   PeakOptions peak;

@@ -11,11 +11,13 @@ namespace {
 class RefEngine final : public Engine {
  public:
   std::string name() const override { return "ref"; }
-  std::vector<LaneResult> run(const std::vector<const TdvCase*>& cases) override {
-    std::vector<LaneResult> results;
-    results.reserve(cases.size());
-    for (const TdvCase* c : cases)
-      results.push_back(ref::intersect(Descriptor::unpack(c->desc), c->lane, c->memory()));
+  std::vector<WaveResult> execute(const WaveBatch& batch) override {
+    std::vector<WaveResult> results(batch.waves.size());
+    for (size_t w = 0; w < batch.waves.size(); ++w) {
+      const WaveInstr& wave = batch.waves[w];
+      results[w].id = wave.id;
+      for (const LaneInput& lane : wave.lanes) results[w].lanes.push_back(ref::intersect(wave.descriptor, lane, batch.memory));
+    }
     return results;
   }
 };
@@ -24,10 +26,8 @@ class RefEngine final : public Engine {
 // names ("": the config's own).
 CheckEngines::Factory model_factory(const std::string& datapath) {
   return [datapath](const EngineOptions& options) {
-    ModelEngineOptions model_options;
-    model_options.lanes_per_wave = options.lanes_per_wave;
     const cfg::Config config = cfg::load_config(options.config_path);
-    return make_model_engine(datapath.empty() ? config : cfg::with_datapath(config, datapath), model_options);
+    return make_model_engine(datapath.empty() ? config : cfg::with_datapath(config, datapath));
   };
 }
 

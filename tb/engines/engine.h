@@ -1,8 +1,10 @@
-// engine.h — one interface in front of every engine that executes vector
-// cases (`tdsim check`): `ref` (golden reference, no time), `model` (the
-// SystemC timing model) and `rtl` (the same model with td.datapath: rtl,
-// the Verilated units as its datapaths), registered by name in
-// check_engines().
+// engine.h — one interface in front of every engine that executes
+// instructions without a workload of its own (`tdsim check`): `ref` (golden
+// reference, no time), `model` (the SystemC timing model) and `rtl` (the
+// same model with td.datapath: rtl, the Verilated units as its datapaths),
+// registered by name in check_engines(). An engine executes wave
+// instructions over a memory image; what the waves hold (vector cases
+// batched by tb/vectors/case_waves.h, or anything else) is the caller's.
 #pragma once
 
 #include <cstdint>
@@ -10,27 +12,32 @@
 #include <string>
 #include <vector>
 
-#include "model/isa/lane.h"
+#include "model/isa/memory_image.h"
+#include "model/isa/wave.h"
 #include "model/sim/stats.h"
 #include "tb/engines/registry.h"
-#include "tb/vectors/tdv.h"
 
 namespace td::tb {
+
+// Wave instructions (32 or 64 lanes each) and the memory they read.
+struct WaveBatch {
+  MemoryImage memory{MemoryImage::kMinPageBits};
+  std::vector<WaveInstr> waves;
+};
 
 class Engine {
  public:
   virtual ~Engine() = default;
   virtual std::string name() const = 0;
-  // Executes every case (each with its own descriptor and memory); results
-  // come back in the order of `cases`. An engine may batch cases into waves.
-  virtual std::vector<LaneResult> run(const std::vector<const TdvCase*>& cases) = 0;
-  // Statistics of the runs so far; nullptr for an engine without timing.
+  // Executes every wave of `batch` from cold caches; one result per wave,
+  // in the order of batch.waves, each with a result per lane.
+  virtual std::vector<WaveResult> execute(const WaveBatch& batch) = 0;
+  // Statistics of the executions so far; nullptr for an engine without timing.
   virtual const sim::StatsRegistry* stats() const { return nullptr; }
 };
 
 struct EngineOptions {
-  std::string config_path;       // chip configuration (engines with timing)
-  uint32_t lanes_per_wave = 64;  // 32 or 64 (engines that batch into waves)
+  std::string config_path;  // chip configuration (engines with timing)
 };
 
 // The engines `tdsim check --engine` can name. A factory throws

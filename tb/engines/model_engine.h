@@ -1,8 +1,7 @@
-// model_engine.h — the `model` engine of `tdsim check`: runs vector cases
-// through the SystemC timing model. Cases are batched into wave
-// instructions where the format allows (equal descriptors, memory that does
-// not conflict), the waves are dealt to the chip's TDs, and the results come
-// back lane by lane. One chip is elaborated per process and reused.
+// model_engine.h — the `model` engine of `tdsim check` (and `rtl`, the same
+// chip with td.datapath: rtl): executes wave batches on the SystemC timing
+// model, the waves dealt to the chip's TDs in turn. One chip is elaborated
+// per process and reused.
 #pragma once
 
 #include <memory>
@@ -12,10 +11,6 @@
 
 namespace td::tb {
 
-struct ModelEngineOptions {
-  uint32_t lanes_per_wave = 64;  // 32 or 64
-};
-
-std::unique_ptr<Engine> make_model_engine(const cfg::Config& config, const ModelEngineOptions& options = {});
+std::unique_ptr<Engine> make_model_engine(const cfg::Config& config);
 
 }  // namespace td::tb

@@ -6,6 +6,7 @@
 
 #include "model/ref/intersect.h"
 #include "model/sim/interrupt.h"
+#include "tb/vectors/case_waves.h"
 
 namespace td::tb {
 
@@ -17,12 +18,19 @@ std::string format_result(const LaneResult& result) {
 
 namespace {
 
-void check_chunk(const std::string& path, const std::vector<TdvCase>& chunk, Engine& engine, std::ostream& out,
-                 CheckSummary& summary) {
+void check_chunk(const std::string& path, const std::vector<TdvCase>& chunk, Engine& engine, uint32_t lanes_per_wave,
+                 std::ostream& out, CheckSummary& summary) {
   std::vector<const TdvCase*> cases;
   cases.reserve(chunk.size());
   for (const TdvCase& c : chunk) cases.push_back(&c);
-  const std::vector<LaneResult> results = engine.run(cases);
+  std::vector<LaneResult> results(cases.size());
+  for_each_case_batch(cases, lanes_per_wave, [&](const CaseWaves& waves) {
+    const std::vector<WaveResult> executed = engine.execute(waves.batch);
+    for (size_t w = 0; w < executed.size(); ++w)
+      for (size_t lane = 0; lane < waves.lane_cases[w].size(); ++lane)
+        results[waves.lane_cases[w][lane]] = executed[w].lanes.at(lane);
+  });
+  // The reference also runs each case on its own memory, as the file gives it.
   const bool against_reference = engine.name() != "ref";
   for (size_t i = 0; i < cases.size(); ++i) {
     const TdvCase& c = *cases[i];
@@ -44,7 +52,8 @@ void check_chunk(const std::string& path, const std::vector<TdvCase>& chunk, Eng
 }  // namespace
 
 CheckSummary check_files(const std::vector<std::string>& paths, Engine& engine, std::ostream& out,
-                         size_t chunk_cases) {
+                         const CheckOptions& options) {
+  const size_t chunk_cases = options.chunk_cases;
   CheckSummary summary;
   std::vector<TdvCase> chunk;
   chunk.reserve(chunk_cases);
@@ -58,7 +67,7 @@ CheckSummary check_files(const std::vector<std::string>& paths, Engine& engine, 
         if (more) chunk.push_back(std::move(tdv_case));
         if (chunk.size() == chunk_cases || (!more && !chunk.empty())) {
           sim::throw_if_interrupted();
-          check_chunk(path, chunk, engine, out, summary);
+          check_chunk(path, chunk, engine, options.lanes_per_wave, out, summary);
           chunk.clear();
         }
       }

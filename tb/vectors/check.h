@@ -23,13 +23,18 @@ struct CheckSummary {
 std::string format_result(const LaneResult& result);
 
 // Cases handed to the engine at once: enough to fill every TD of a large
-// chip (52 TDs x 64 lanes) with work, small enough that what the engines
-// hold per case (the model: batches, memory images, instructions in flight)
-// stays a few MB.
+// chip (52 TDs x 64 lanes) with work, small enough that what a chunk holds
+// (batches, memory images, instructions in flight) stays a few MB.
 constexpr size_t kCheckChunkCases = 4096;
 
+struct CheckOptions {
+  uint32_t lanes_per_wave = 64;  // 32 or 64: cases batched into instructions this wide (case_waves.h)
+  size_t chunk_cases = kCheckChunkCases;
+};
+
 // Streams the cases of `paths` (each already validated with
-// validate_tdv_file) through `engine` and prints one line per mismatch to
+// validate_tdv_file), batched into wave instructions (case_waves.h),
+// through `engine` and prints one line per mismatch to
 // `out`: `file:line: name: expected X got Y`. An engine other than the
 // reference is also compared with the reference on every case; a case it
 // gets right by the file but not by the reference (or the other way round)
@@ -37,6 +42,6 @@ constexpr size_t kCheckChunkCases = 4096;
 // stops between chunks (or at the engine's next clock boundary) and the
 // summary says so.
 CheckSummary check_files(const std::vector<std::string>& paths, Engine& engine, std::ostream& out,
-                         size_t chunk_cases = kCheckChunkCases);
+                         const CheckOptions& options = {});
 
 }  // namespace td::tb

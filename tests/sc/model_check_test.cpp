@@ -19,10 +19,9 @@ void expect_model_passes(const std::string& file, uint32_t lanes_per_wave, size_
   ASSERT_TRUE(parse.ok());
   EngineOptions options;
   options.config_path = std::string(TDSIM_SOURCE_DIR) + "/configs/small.yaml";
-  options.lanes_per_wave = lanes_per_wave;
   auto engine = make_engine("model", options);
   std::ostringstream mismatches;
-  const CheckSummary summary = check_files({path}, *engine, mismatches, chunk_cases);
+  const CheckSummary summary = check_files({path}, *engine, mismatches, CheckOptions{lanes_per_wave, chunk_cases});
   EXPECT_EQ(summary.failed, 0u) << mismatches.str();
   EXPECT_EQ(summary.passed, parse.file.cases.size());
 }
