@@ -129,7 +129,7 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
   run->add_option("--hits-out", options.hits_out, "Write every ray's hit to FILE.csv: ray,hit,t,prim,u,v");
   run->add_option("--report", options.report, "Write the report to FILE.json or FILE.csv");
   run->add_option("--image", options.image, "Write FILE.png: shaded hits beside a heat map of tests per pixel (primary rays)");
-  add_stats_option(run, options.stats, "Write every statistic (engine model)");
+  add_stats_option(run, options.stats, "Write every statistic (engines model, rtl)");
   add_trace_options(run, options.trace);
   add_debug_option(run);
   return run;

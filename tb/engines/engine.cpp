@@ -38,7 +38,7 @@ const CheckEngines& check_engines() {
     CheckEngines engines;
     engines.add({"ref", "golden reference, no timing", false,
                  [](const EngineOptions&) -> std::unique_ptr<Engine> { return std::make_unique<RefEngine>(); }, ""});
-    engines.add({"model", "the SystemC timing model of the --config chip, cases batched into waves", true,
+    engines.add({"model", "the SystemC timing model of the --config chip", true,
                  model_factory(""), ""});
     engines.add({"rtl", "the model with td.datapath: rtl, the Verilated units of rtl/ as its datapaths", true,
                  model_factory("rtl"), "rtl"});
