@@ -209,7 +209,9 @@ void merge_vcd(const std::string& main_path, const std::string& extra_path, cons
     throw std::runtime_error(fmt::format("{}: time unit {} is not {}'s ({})", extra_path, extra.timescale(), main_path,
                                          main.timescale()));
   OutputFile out(out_path);
-  std::string text = fmt::format("$version tdsim (with {}) $end\n$timescale {} $end\n", extra_path, main.timescale());
+  // No path in the header: the same run gives the same bytes.
+  std::string text = fmt::format("$version tdsim, merged with a second writer's trace $end\n$timescale {} $end\n",
+                                 main.timescale());
   write_scope(root, text);
   text += "$enddefinitions $end\n";
   uint64_t main_time = 0, extra_time = 0;

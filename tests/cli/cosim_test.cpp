@@ -114,6 +114,10 @@ TEST_F(CosimTest, WavesHoldTheUnitsOwnSignalsUnderTheirStagesAndChangeNoStat) {
   EXPECT_NE(text.find("$scope module td_tri_datapath $end"), std::string::npos);
   EXPECT_NE(text.find("$scope module td_sort4 $end"), std::string::npos);
   EXPECT_NE(text.find("\n#400000\n"), std::string::npos);  // 400 cycles of 1 ns
+  // The same run, the same bytes.
+  const fs::path again = dir_ / "again.vcd";
+  ASSERT_EQ(run_tdsim(run + traced.string() + " --trace-cycles 400 --trace " + again.string()).exit_code, 0);
+  EXPECT_TRUE(read_file(again) == text);
   ASSERT_EQ(run_tdsim(run + traced.string() + " --trace-cycles 400 --trace " + fst.string()).exit_code, 0);
   EXPECT_GT(fs::file_size(fst), 1000u);
   EXPECT_TRUE(temp_files().empty());
