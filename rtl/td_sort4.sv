@@ -26,17 +26,14 @@ module td_sort4 #(
   logic [3:0]   in_hit_q;
   logic [127:0] in_key_q, in_child_q;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) in_valid_q <= 1'b0;
-    else         in_valid_q <= in_valid_i;
-  end
-
   // Wide fields first from bit 0, each on a 32-bit boundary.
   td_operand_register #(.Width(1 + 4 + 128 + 128)) u_operands (
-    .clk_i (clk_i),
-    .en_i  (in_valid_i),
-    .d_i   ({in_sort_i, in_hit_i, in_key_i, in_child_i}),
-    .q_o   ({in_sort_q, in_hit_q, in_key_q, in_child_q})
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .valid_i (in_valid_i),
+    .d_i     ({in_sort_i, in_hit_i, in_key_i, in_child_i}),
+    .valid_o (in_valid_q),
+    .q_o     ({in_sort_q, in_hit_q, in_key_q, in_child_q})
   );
 
   // ---- rank and place (combinational) ----

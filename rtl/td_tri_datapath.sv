@@ -46,18 +46,15 @@ module td_tri_datapath #(
   logic [95:0]  in_origin_q, in_dir_q, in_inv_dir_q;
   logic [31:0]  in_extent_q;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) in_valid_q <= 1'b0;
-    else         in_valid_q <= in_valid_i;
-  end
-
   // Wide fields first from bit 0, each on a 32-bit boundary: the register
   // splits into its fields without shifting (in silicon it is all wires).
   td_operand_register #(.Width(2 + 1 + 32 + 96 + 96 + 96 + 512)) u_operands (
-    .clk_i (clk_i),
-    .en_i  (in_valid_i),
-    .d_i   ({in_triangle_i, in_return_mode_i, in_extent_i, in_inv_dir_i, in_dir_i, in_origin_i, in_node_i}),
-    .q_o   ({in_triangle_q, in_return_mode_q, in_extent_q, in_inv_dir_q, in_dir_q, in_origin_q, in_node_q})
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .valid_i (in_valid_i),
+    .d_i     ({in_triangle_i, in_return_mode_i, in_extent_i, in_inv_dir_i, in_dir_i, in_origin_i, in_node_i}),
+    .valid_o (in_valid_q),
+    .q_o     ({in_triangle_q, in_return_mode_q, in_extent_q, in_inv_dir_q, in_dir_q, in_origin_q, in_node_q})
   );
 
   // ---- step 1-2: the dominant axis is z; kx/ky swap keeps the winding ----

@@ -39,11 +39,7 @@ struct SortPorts {
     return lane.tested.job;
   }
   static LaneDone read(const Model& unit, const Side& job) {
-    LaneDone done{job.slot, job.lane, LaneResult{}};
-    done.result.written = true;
-    done.result.outcome = LaneOutcome::kBoxNode;
-    done.result.dwords = sorted_children(unit);
-    return done;
+    return LaneDone::written(job, LaneOutcome::kBoxNode, sorted_children(unit));
   }
 };
 
@@ -56,11 +52,7 @@ struct TrianglePorts {
     return lane.job;
   }
   static LaneDone read(const Model& unit, const Side& job) {
-    LaneDone done{job.slot, job.lane, LaneResult{}};
-    done.result.written = true;
-    done.result.outcome = LaneOutcome::kTriangle;
-    done.result.dwords = triangle_dwords(unit);
-    return done;
+    return LaneDone::written(job, LaneOutcome::kTriangle, triangle_dwords(unit));
   }
 };
 

@@ -23,14 +23,7 @@ class Channel {
 
   // ready: the consumer side has room.
   bool can_push() const { return size_ < slots_.size(); }
-  void push(T item, uint64_t cycle) {
-    assert(can_push());
-    Slot& slot = slots_[wrap(head_ + size_)];
-    slot.item = std::move(item);
-    slot.visible_cycle = cycle + delay_;
-    if (size_ == 0) front_visible_ = slot.visible_cycle;
-    ++size_;
-  }
+  void push(T item, uint64_t cycle) { push_visible_at(std::move(item), cycle + delay_); }
 
   // The same, for a producer that models its own pipeline (a clocked RTL
   // datapath): the item is visible from `visible_cycle`, which must not be

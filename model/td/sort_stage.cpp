@@ -7,11 +7,8 @@
 namespace td::timing {
 
 LaneDone sort_datapath_cpp(const SortLane& lane) {
-  LaneDone done{lane.tested.job.slot, lane.tested.job.lane, LaneResult{}};
-  done.result.written = true;
-  done.result.outcome = LaneOutcome::kBoxNode;
-  done.result.dwords = ref::box_result(lane.tested.child, lane.tested.tests, lane.box_sort);
-  return done;
+  return LaneDone::written(lane.tested.job, LaneOutcome::kBoxNode,
+                           ref::box_result(lane.tested.child, lane.tested.tests, lane.box_sort));
 }
 
 SortStage::SortStage(sc_core::sc_module_name name, uint32_t latency_cycles, sim::Channel<BoxTested>& in,

@@ -63,6 +63,11 @@ struct LaneDone {
   uint32_t slot = 0;
   uint32_t lane = 0;
   LaneResult result;
+
+  // A datapath's result: the lane writes these four dwords.
+  static LaneDone written(const LaneJob& job, LaneOutcome outcome, const std::array<uint32_t, 4>& dwords) {
+    return LaneDone{job.slot, job.lane, LaneResult{true, dwords, outcome}};
+  }
 };
 
 // The bytes the node fetches read: swapped only while the chip is idle.

@@ -7,12 +7,9 @@ namespace td::timing {
 LaneDone triangle_datapath_cpp(const NodeLane& lane) {
   const TriangleNode node = decode_triangle(lane.node);
   const auto t = static_cast<uint32_t>(lane.plan->type);
-  LaneDone done{lane.job.slot, lane.job.lane, LaneResult{}};
-  done.result.written = true;
-  done.result.outcome = LaneOutcome::kTriangle;
-  done.result.dwords = ref::triangle_result(node, t, lane.descriptor->return_mode,
-                                            ref::triangle_node_test(lane.plan->ray, node, t));
-  return done;
+  return LaneDone::written(lane.job, LaneOutcome::kTriangle,
+                           ref::triangle_result(node, t, lane.descriptor->return_mode,
+                                                ref::triangle_node_test(lane.plan->ray, node, t)));
 }
 
 }  // namespace td::timing

@@ -99,39 +99,17 @@ BoxLane random_lane(Rng& rng) {
 TEST(RtlBoxDatapath, MatchesTheReferenceOneLaneAClockAfterItsLatency) {
   BoxUnit unit;
   Rng rng{11};
-  std::deque<BoxLane> in_flight;
-  constexpr int kLanes = 200000;
-  int sent = 0, checked = 0;
-  uint64_t cycle = 0;
-  std::deque<uint64_t> sent_at;
-  while (checked < kLanes) {
-    BoxLane lane;
-    const bool send = sent < kLanes && rng.below(8) != 0;  // gaps too
-    if (send) {
-      lane = random_lane(rng);
-      in_flight.push_back(lane);
-      sent_at.push_back(cycle);
-      ++sent;
-    }
-    const bool out = unit.cycle(send ? &lane : nullptr);
-    ++cycle;
-    if (!out) continue;
-    ASSERT_FALSE(in_flight.empty()) << "a result no lane went in for";
-    ASSERT_EQ(cycle - sent_at.front(), kLatency) << "lane " << checked;
-    const BoxLane& expected_lane = in_flight.front();
-    const td::BoxNode node = decode(expected_lane);
-    const td::ref::BoxTestResult expected = td::ref::box_test(expected_lane.ray, node, expected_lane.grow);
+  rtl_test::stream_lanes<BoxLane>(unit, rng, 200000, kLatency, random_lane, [&](const BoxLane& lane, int index) {
+    const td::BoxNode node = decode(lane);
+    const td::ref::BoxTestResult expected = td::ref::box_test(lane.ray, node, lane.grow);
     for (int i = 0; i < 4; ++i) {
-      ASSERT_EQ(unit.child(i), node.child[i]) << "lane " << checked << " box " << i;
-      ASSERT_EQ(unit.hit(i), expected.hit[i]) << "lane " << checked << " box " << i;
+      ASSERT_EQ(unit.child(i), node.child[i]) << "lane " << index << " box " << i;
+      ASSERT_EQ(unit.hit(i), expected.hit[i]) << "lane " << index << " box " << i;
       if (expected.hit[i]) {
-        ASSERT_EQ(unit.key(i), bits_of(expected.key[i])) << "lane " << checked << " box " << i;
+        ASSERT_EQ(unit.key(i), bits_of(expected.key[i])) << "lane " << index << " box " << i;
       }
     }
-    in_flight.pop_front();
-    sent_at.pop_front();
-    ++checked;
-  }
+  });
 }
 
 TEST(RtlBoxDatapath, PassesEveryBoxCaseOfThePublicVectors) {

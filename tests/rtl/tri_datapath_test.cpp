@@ -85,32 +85,13 @@ TriLane random_lane(Rng& rng) {
 TEST(RtlTriDatapath, MatchesTheReferenceOneLaneAClockAfterItsLatency) {
   TriUnit unit;
   Rng rng{23};
-  std::deque<TriLane> in_flight;
-  std::deque<uint64_t> sent_at;
   constexpr int kLanes = 200000;
-  int sent = 0, checked = 0, hits = 0;
-  uint64_t cycle = 0;
-  while (checked < kLanes) {
-    TriLane lane;
-    const bool send = sent < kLanes && rng.below(8) != 0;
-    if (send) {
-      lane = random_lane(rng);
-      in_flight.push_back(lane);
-      sent_at.push_back(cycle);
-      ++sent;
-    }
-    const bool out = unit.cycle(send ? &lane : nullptr);
-    ++cycle;
-    if (!out) continue;
-    ASSERT_FALSE(in_flight.empty()) << "a result no lane went in for";
-    ASSERT_EQ(cycle - sent_at.front(), kLatency);
-    const std::array<uint32_t, 4> want = expected(in_flight.front());
-    ASSERT_EQ(unit.dwords(), want) << "lane " << checked;
+  int hits = 0;
+  rtl_test::stream_lanes<TriLane>(unit, rng, kLanes, kLatency, random_lane, [&](const TriLane& lane, int index) {
+    const std::array<uint32_t, 4> want = expected(lane);
+    ASSERT_EQ(unit.dwords(), want) << "lane " << index;
     hits += want[0] != td::kPlusInfBits;
-    in_flight.pop_front();
-    sent_at.pop_front();
-    ++checked;
-  }
+  });
   EXPECT_GT(hits, kLanes / 5);  // the rays are aimed: many hit, many miss
   EXPECT_LT(hits, kLanes * 4 / 5);
 }

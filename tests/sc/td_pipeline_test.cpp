@@ -236,22 +236,28 @@ namespace {
 // refuses its results on a third of the clocks they are offered. Every
 // instruction still returns once, in acceptance order, with the reference's
 // results, and the refused clocks are counted.
-TEST(TdPipeline, RefusedResultsAreHeldInOrderAndOfferedAgain) {
-  Harness h(small_config());
+void expect_refused_results_held_in_order(const cfg::Config& config, uint64_t refusal_seed, uint32_t wave_seed_step) {
+  Harness h(config);
   h.write_nodes(64);
-  h.feeder.refuse_results(33, 7);
+  h.feeder.refuse_results(33, refusal_seed);
   std::map<uint32_t, uint64_t> last_id;
   bool in_order = true;
   h.feeder.set_completion([&](uint32_t td, const WaveInstr& instr, const WaveResult&) {
     in_order = in_order && instr.id > last_id[td];
     last_id[td] = instr.id;
   });
-  for (uint32_t w = 0; w < 24; ++w) h.feeder.push(w % 2, mixed_wave(w % 3 ? 64 : 32, w * 3, 64));
+  for (uint32_t w = 0; w < 24; ++w) h.feeder.push(w % 2, mixed_wave(w % 3 ? 64 : 32, w * wave_seed_step, 64));
   h.run();
   expect_all_returned_correctly(h, 24);
   EXPECT_TRUE(in_order);
   EXPECT_GT(h.feeder.results_refused(), 0u);
   EXPECT_EQ(h.td_stat("stall_result_refused"), static_cast<double>(h.feeder.results_refused()));
+  EXPECT_GT(h.td_stat("box_nodes"), 0);
+  EXPECT_GT(h.td_stat("tri_tests"), 0);
+}
+
+TEST(TdPipeline, RefusedResultsAreHeldInOrderAndOfferedAgain) {
+  expect_refused_results_held_in_order(small_config(), 7, 3);
 }
 
 }  // namespace
@@ -269,23 +275,7 @@ TEST(TdPipeline, RtlDatapathsUnderRefusedResultsReturnInOrderAndRight) {
   config.td.box_latency_cycles = TDSIM_RTL_BOX_LATENCY;
   config.td.triangle_latency_cycles = TDSIM_RTL_TRIANGLE_LATENCY;
   config.td.sort_latency_cycles = TDSIM_RTL_SORT_LATENCY;
-  config = cfg::with_datapath(config, "rtl");
-  Harness h(config);
-  h.write_nodes(64);
-  h.feeder.refuse_results(33, 11);
-  std::map<uint32_t, uint64_t> last_id;
-  bool in_order = true;
-  h.feeder.set_completion([&](uint32_t td, const WaveInstr& instr, const WaveResult&) {
-    in_order = in_order && instr.id > last_id[td];
-    last_id[td] = instr.id;
-  });
-  for (uint32_t w = 0; w < 24; ++w) h.feeder.push(w % 2, mixed_wave(w % 3 ? 64 : 32, w * 5, 64));
-  h.run();
-  expect_all_returned_correctly(h, 24);
-  EXPECT_TRUE(in_order);
-  EXPECT_GT(h.feeder.results_refused(), 0u);
-  EXPECT_GT(h.td_stat("box_nodes"), 0);
-  EXPECT_GT(h.td_stat("tri_tests"), 0);
+  expect_refused_results_held_in_order(cfg::with_datapath(config, "rtl"), 11, 5);
 }
 
 }  // namespace
