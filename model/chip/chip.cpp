@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -85,15 +86,57 @@ void Chip::clock_edge() {
     // made; then the TDs, which see the fills that landed.
     events_.run_until(cycle);
     const bool traced = vcd_ && vcd_->in_window(cycle);
+    if (pool_ && !traced && !sim::debug_flags().any()) {
+      tick_tds_parallel(cycle);
+      schedule(cycle);
+      return;
+    }
     for (timing::Td* t : tds_) {
       // A traced TD ticks every clock, so that one-clock pulses read right;
       // an idle tick changes nothing (stalls are charged either way).
-      if (t->due_cycle() <= cycle || traced) t->tick(cycle);
+      if (t->due_cycle() <= cycle || traced) {
+        t->tick(cycle);
+        if (t->returned_wave()) tap_.process_returned(t->index());
+      }
       if (traced) t->sample_trace(cycle);
     }
     if (traced) vcd_->sample_companions(cycle);  // the Verilated units' signals, once all ticked
   }
   schedule(cycle);
+}
+
+void Chip::tick_tds_parallel(uint64_t cycle) {
+  // Client sides in TD order, each TD's due cycle read at its turn (a
+  // result returned by an earlier TD may wake a later one this clock).
+  size_t due = 0;
+  for (size_t k = 0; k < tds_.size(); ++k) {
+    timing::Td& t = *tds_[k];
+    ticking_[k] = t.due_cycle() <= cycle;
+    if (!ticking_[k]) continue;
+    t.tick_client_side(cycle);
+    ++due;
+  }
+  // Task k is TD k's pipeline (if it ticks): the pool gives a thread the
+  // same TDs every clock. Below two TDs the pipelines run here.
+  auto pipeline = [this, cycle](size_t k) {
+    if (!ticking_[k]) return;
+    timing::Td& t = *tds_[k];
+    t.tick_pipeline(cycle);
+    if (t.returned_wave()) tap_.process_returned(t.index());
+  };
+  if (due < 2) {
+    for (size_t k = 0; k < tds_.size(); ++k) pipeline(k);
+  } else {
+    pool_->run(tds_.size(), pipeline);
+  }
+  for (size_t k = 0; k < tds_.size(); ++k)
+    if (ticking_[k]) tds_[k]->release_events();
+}
+
+void Chip::set_threads(unsigned threads) {
+  if (threads < 1) throw std::invalid_argument("chip: threads must be >= 1");
+  pool_ = threads > 1 ? std::make_unique<sim::WorkerPool>(threads) : nullptr;
+  ticking_.assign(tds_.size(), 0);
 }
 
 uint64_t Chip::next_due_cycle() const {

@@ -7,7 +7,11 @@
 // clock. A fixed order makes requests from several TDs to a shared cache in
 // one clock reach it the same way every run, traced or not; and one process
 // for the chip costs the SystemC kernel one activation a clock, not one per
-// TD. When no TD can move before some later cycle, the process sleeps until
+// TD. With set_threads(N > 1) the TDs' pipelines run on N threads within a
+// clock: each TD's client side (results out, instructions in) still runs
+// in TD order on the SystemC thread, then every pipeline part on any
+// thread, then the L0 misses they made join the event queue in TD order —
+// so stats, traces and results are the same bits for any N (td.h says why). When no TD can move before some later cycle, the process sleeps until
 // then (or until the wave client has new work).
 //
 // The clock is a period, not an sc_clock signal: nothing in the model waits
@@ -32,6 +36,7 @@
 #include "model/sim/progress.h"
 #include "model/sim/stats.h"
 #include "model/sim/vcd_writer.h"
+#include "model/sim/worker_pool.h"
 #include "model/td/td.h"
 
 namespace td::chip {
@@ -93,6 +98,11 @@ class Chip : public sc_core::sc_module {
 
   // Records every TD's pipeline signals into `vcd`.
   void attach_trace(sim::VcdWriter& vcd);
+  // Threads that tick the TDs' pipelines (1: the SystemC thread alone).
+  // Traced clocks and --debug runs tick on one thread: their lines and
+  // samples are written as the TDs tick. Call before run_until_idle.
+  void set_threads(unsigned threads);
+  unsigned threads() const { return pool_ ? pool_->threads() : 1; }
 
  private:
   // Forwards completions to the client and notes when the chip last returned one.
@@ -104,6 +114,7 @@ class Chip : public sc_core::sc_module {
     }
     bool wave_completed(uint32_t td_index, WaveResult& result) override;
     WakeOnResult wake_on_result() const override { return client_.wake_on_result(); }
+    void process_returned(uint32_t td_index) override { client_.process_returned(td_index); }
 
    private:
     Chip& chip_;
@@ -112,6 +123,8 @@ class Chip : public sc_core::sc_module {
 
   void tick();  // the chip's clocked process: clock_edge(), exceptions kept for run_until_idle
   void clock_edge();
+  // Ticks the due TDs, their pipelines on the pool's threads.
+  void tick_tds_parallel(uint64_t cycle);
   void schedule(uint64_t cycle);
   // The earliest cycle a TD or a memory event is due; UINT64_MAX if none.
   uint64_t next_due_cycle() const;
@@ -137,6 +150,8 @@ class Chip : public sc_core::sc_module {
   uint64_t last_tick_cycle_ = 0;
   sim::VcdWriter* vcd_ = nullptr;
   sim::Counter* cycles_ = nullptr;
+  std::unique_ptr<sim::WorkerPool> pool_;  // set_threads(N > 1)
+  std::vector<char> ticking_;               // per TD: ticks this clock (set_threads(N > 1))
 };
 
 }  // namespace td::chip

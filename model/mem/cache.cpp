@@ -34,11 +34,11 @@ const CacheGeometry& validated(const CacheGeometry& g) {
 
 }  // namespace
 
-Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, EventQueue* events)
+Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, EventSink* events)
     : Cache(geometry, next, stats, 1, events) {}
 
 Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, uint32_t interleave,
-             EventQueue* events)
+             EventSink* events)
     : geometry_(validated(geometry)),
       next_(next),
       sets_(static_cast<uint32_t>(geometry.size_bytes / (uint64_t{geometry.ways} * geometry.line_bytes))),
@@ -450,7 +450,7 @@ uint32_t validated_slices(uint32_t slices) {
 }  // namespace
 
 SlicedCache::SlicedCache(uint32_t slices, const CacheGeometry& slice_geometry, MemLevel& next,
-                         const sim::StatGroup& stats, EventQueue* events)
+                         const sim::StatGroup& stats, EventSink* events)
     : line_bytes_(slice_geometry.line_bytes),
       line_shift_(sim::log2_ceil(slice_geometry.line_bytes)),
       name_(stats.prefix()) {

@@ -40,7 +40,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // `next` serves misses (another Cache, a SlicedCache or Dram); it must
   // outlive this cache. Stats are registered under `stats`. Misses reach
   // `next` as events on `events` (nullptr: at once, as in unit tests).
-  Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, EventQueue* events = nullptr);
+  Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, EventSink* events = nullptr);
 
   // Timing of one request (every line overlapping [address, address+bytes)):
   //  - the port is reserved for ceil(bytes / bytes_per_clock) cycles, from
@@ -146,7 +146,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // interleave-th line; its set index is taken from line / interleave so that
   // all its sets are used.
   Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, uint32_t interleave,
-        EventQueue* events);
+        EventSink* events);
 
   // The lines of a request, as this cache sees them: `count` lines
   // first, first + step, ... (step 1 for a plain request, the slice count for
@@ -228,7 +228,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   bool any_hold_ = false;  // some MSHR may be held (skips the scan when none is)
   std::vector<uint64_t> releases_scratch_;  // retry_cycle's buffer
   std::vector<std::pair<JoinTable*, uint32_t>> spare_waiters_;  // fill()'s: storage passed between MSHRs
-  EventQueue* events_ = nullptr;
+  EventSink* events_ = nullptr;
   sim::ProgressMark* progress_ = nullptr;
   JoinTable joins_;  // requests made to this cache directly
   uint64_t port_free_cycle_ = 0;
@@ -256,7 +256,7 @@ class SlicedCache final : public MemLevel {
  public:
   static constexpr uint32_t kMaxSlices = 256;  // as the configuration allows
   SlicedCache(uint32_t slices, const CacheGeometry& slice_geometry, MemLevel& next, const sim::StatGroup& stats,
-              EventQueue* events = nullptr);
+              EventSink* events = nullptr);
   MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client = nullptr,
                      uint64_t tag = 0) override;
   void invalidate() override;

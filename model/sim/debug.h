@@ -17,6 +17,11 @@ enum class DebugCategory : unsigned { kTd = 0, kMem = 1, kChip = 2, kCount };
 
 struct DebugFlags {
   bool enabled[static_cast<unsigned>(DebugCategory::kCount)] = {};
+  bool any() const {
+    for (bool on : enabled)
+      if (on) return true;
+    return false;
+  }
 };
 
 inline DebugFlags& debug_flags() {

@@ -8,8 +8,12 @@
 // far beyond the latest such cycle. One compare and one store per note, and
 // only where something moves: the watchdog costs the hot path nothing
 // measurable. No SystemC.
+//
+// TDs ticked on several threads note at once: the mark is an atomic
+// maximum, so what it holds does not depend on their order.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace td::sim {
@@ -18,14 +22,16 @@ class ProgressMark {
  public:
   // Something moves (or is known to move) at `cycle`.
   void note(uint64_t cycle) {
-    if (cycle > last_) last_ = cycle;
+    uint64_t last = last_.load(std::memory_order_relaxed);
+    while (cycle > last && !last_.compare_exchange_weak(last, cycle, std::memory_order_relaxed)) {
+    }
   }
   // The latest cycle noted (0 if none).
-  uint64_t last() const { return last_; }
-  void reset() { last_ = 0; }
+  uint64_t last() const { return last_.load(std::memory_order_relaxed); }
+  void reset() { last_.store(0, std::memory_order_relaxed); }
 
  private:
-  uint64_t last_ = 0;
+  std::atomic<uint64_t> last_{0};
 };
 
 }  // namespace td::sim

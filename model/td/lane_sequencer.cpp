@@ -11,6 +11,9 @@ LaneSequencer::LaneSequencer(sc_core::sc_module_name name, WaveBuffer& waves, si
 WaveSlot* LaneSequencer::next_lane_slot(uint64_t cycle) {
   while (waves_.has_unsequenced()) {
     WaveSlot& slot = waves_.slot(waves_.sequencing_slot());
+    // Accepted this clock: sequenced from the next (the TD accepts before
+    // its pipeline runs; the instruction reaches the sequencer a clock later).
+    if (slot.accept_cycle == cycle) return nullptr;
     // Inactive lanes are passed over at once: jump to the next active one.
     const uint64_t ahead = slot.next_lane < 64 ? slot.active_mask >> slot.next_lane : 0;
     const uint32_t next = ahead ? slot.next_lane + static_cast<uint32_t>(__builtin_ctzll(ahead))

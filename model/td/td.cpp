@@ -19,13 +19,14 @@ struct Td::TraceIds {
 };
 
 Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem::MemLevel& l1,
-       mem::EventQueue* events, const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats)
+       mem::EventSink* events, const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats)
     : sc_module(name),
       index_(index),
       store_(store),
       client_(client),
       stats_(sim::StatGroup(stats, this->name())),
-      l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), events),
+      l0_events_(events),
+      l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), &l0_events_),
       waves_(params.instruction_queue_depth),
       fetch_queue_(params.fetch_queue_depth),
       no_fetch_(2),
@@ -44,6 +45,7 @@ Td::~Td() = default;
 void Td::wake() {
   client_may_have_work_ = true;
   due_cycle_ = 0;
+  woken_ = true;
 }
 
 void Td::reset() {
@@ -83,27 +85,44 @@ void Td::charge_skipped_clocks(uint64_t clocks) {
     if (idle_stalls_ & (1u << i)) counters[i]->add(clocks);
 }
 
-void Td::tick(uint64_t cycle) {
+void Td::tick_client_side(uint64_t cycle) {
   if (ticked_ && cycle > last_tick_cycle_ + 1) charge_skipped_clocks(cycle - last_tick_cycle_ - 1);
   ticked_ = true;
   last_tick_cycle_ = cycle;
+  // Without a return latency, a lane written this clock may complete an
+  // instruction that returns this clock: the writes come first, here.
+  if (write_back_.return_latency() == 0) clock_and_write_lanes(cycle);
+  write_back_.retire_done(cycle);
+  accept_instruction(cycle);
+  woken_ = false;
+}
+
+void Td::clock_and_write_lanes(uint64_t cycle) {
   // The datapaths' clocks first (a clocked RTL pipeline moves its lanes
-  // out to the stages' output channels), then the stages, consumers first.
+  // out to the stages' output channels), then the lanes written back.
   box_stage_.clock(cycle);
   tri_stage_.clock(cycle);
   sort_stage_.clock(cycle);
-  write_back_.tick(cycle);
+  write_back_.write_lanes(cycle);
+}
+
+void Td::tick_pipeline(uint64_t cycle) {
+  l0_events_.hold();
+  // (Usually here: a lane written this clock returns a clock later at the
+  // earliest, so retiring first changes nothing; see WriteBack.)
+  if (write_back_.return_latency() > 0) clock_and_write_lanes(cycle);
+  if (accepted_) plan_accepted(cycle);
   sort_stage_.tick(cycle);
   issue_port(cycle);
   node_fetch_.tick(cycle);
   sequencer_.tick(cycle);
-  accept_instruction(cycle);
   // Anything moved: the run is not stuck. (Flags this tick already kept.)
   if (progress_ && (accepted_ || port_valid_ || sequencer_.issued() || node_fetch_.requested() ||
                     sort_stage_.accepted() || write_back_.lanes_written() != 0 || write_back_.retired()))
     progress_->note(cycle);
-  due_cycle_ = next_active_cycle(cycle);
-  idle_stalls_ = due_cycle_ > cycle + 1 ? idle_stalls() : 0;
+  const uint64_t next = next_active_cycle(cycle);
+  idle_stalls_ = next > cycle + 1 ? idle_stalls() : 0;
+  due_cycle_ = woken_ ? 0 : next;
 }
 
 void Td::issue_port(uint64_t cycle) {
@@ -151,11 +170,15 @@ void Td::accept_instruction(uint64_t cycle) {
     return;
   }
   client_may_have_work_ = true;
-  const uint64_t id = instr.id;
-  const uint32_t slot = waves_.accept(instr, cycle);
+  accepted_slot_ = waves_.accept(instr, cycle);
   accepted_ = true;
-  TD_DEBUG(kTd, cycle, name(), "accepted wave {} in slot {}: {} lanes, {} active", id, slot,
-           waves_.slot(slot).instr.lanes.size(), waves_.slot(slot).lanes_to_write);
+}
+
+void Td::plan_accepted(uint64_t cycle) {
+  waves_.plan(accepted_slot_);
+  const WaveSlot& slot = waves_.slot(accepted_slot_);
+  TD_DEBUG(kTd, cycle, name(), "accepted wave {} in slot {}: {} lanes, {} active", slot.instr.id, accepted_slot_,
+           slot.instr.lanes.size(), slot.lanes_to_write);
 }
 
 uint64_t Td::next_active_cycle(uint64_t cycle) const {

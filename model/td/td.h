@@ -7,9 +7,19 @@
 //
 // The chip's clocked process calls tick() once a clock for every TD that has
 // something to do, in TD order. tick() evaluates the stages in one fixed
-// order, consumers first; the channels between stages are registers
-// (sim::Channel), the wave buffer and return buffer are updated in place in
-// that order — the order is part of the model's definition. After each tick
+// order: first the parts that talk to the wave client (write-back returning
+// complete results, then accept taking an instruction), then the pipeline,
+// consumers first (write-back's lane writes, sort, issue port, node fetch,
+// sequencer); the channels between stages are registers (sim::Channel), the
+// wave buffer and return buffer are updated in place in that order — the
+// order is part of the model's definition. (An instruction accepted this
+// clock is sequenced from the next, and a lane written this clock returns a
+// clock later at the earliest, so the client's parts going first change no
+// timing; with return_latency_cycles 0 the lane writes go first.)
+// The pipeline part touches nothing outside the TD but its L0, whose misses
+// are held (mem::EventHold) until release_events(): a chip on several
+// threads calls tick_client_side() TD by TD, tick_pipeline() on any thread,
+// then release_events() TD by TD, with the same outcome. After each tick
 // the TD says on which cycle anything can move next (a fill arrives, a
 // pipeline delivers); until then it is not ticked: an idle TD costs nothing.
 // Stall counters are charged for the skipped clocks too.
@@ -44,11 +54,22 @@ class Td : public sc_core::sc_module {
   // (what the wave client sees). Stats go under this module's name.
   // `events` carries L0 misses to L1 at their arrival cycle (the chip's).
   Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem::MemLevel& l1,
-     mem::EventQueue* events, const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats);
+     mem::EventSink* events, const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats);
   ~Td() override;
 
   // One clock. Call at most once per cycle, in increasing cycles.
-  void tick(uint64_t cycle);
+  void tick(uint64_t cycle) {
+    tick_client_side(cycle);
+    tick_pipeline(cycle);
+    release_events();
+  }
+  // tick() in its three parts (see above). The client side: results
+  // returned to the wave client and an instruction taken from it.
+  void tick_client_side(uint64_t cycle);
+  // The stages from the sort down to the sequencer, the L0's misses held.
+  void tick_pipeline(uint64_t cycle);
+  // The L0's misses of the last tick_pipeline() join the chip's queue.
+  void release_events() { l0_events_.release(); }
   // The first cycle on which tick() can do anything; UINT64_MAX while only
   // new work from the wave client (wake()) can.
   uint64_t due_cycle() const { return due_cycle_; }
@@ -73,6 +94,8 @@ class Td : public sc_core::sc_module {
   // report): lines under the TD's hierarchical name, or "" when it is idle.
   std::string describe(uint64_t cycle) const;
 
+  // This clock's client side returned an instruction's results.
+  bool returned_wave() const { return write_back_.retired(); }
   mem::Cache& l0() { return l0_; }
   const TdStats& stats() const { return stats_; }
   uint32_t index() const { return index_; }
@@ -80,6 +103,8 @@ class Td : public sc_core::sc_module {
  private:
   void issue_port(uint64_t cycle);
   void accept_instruction(uint64_t cycle);
+  void plan_accepted(uint64_t cycle);  // the instruction accept_instruction() took
+  void clock_and_write_lanes(uint64_t cycle);
   uint64_t next_active_cycle(uint64_t cycle) const;
   // Clocks the TD is not ticked are clocks in which nothing moves; the
   // stalls that hold then are charged for them, as if it had been ticked.
@@ -90,6 +115,7 @@ class Td : public sc_core::sc_module {
   const BackingStore& store_;
   WaveClient& client_;
   TdStats stats_;
+  mem::EventHold l0_events_;  // the L0's misses on their way to L1
   mem::Cache l0_;
 
   WaveBuffer waves_;
@@ -106,6 +132,10 @@ class Td : public sc_core::sc_module {
   bool client_may_have_work_ = true;
   uint64_t client_retry_cycle_ = WaveClient::kNever;  // the client said "nothing before this cycle"
   uint64_t due_cycle_ = 0;
+  // wake() came after this clock's client side: due at once, whatever the
+  // pipeline part then finds (the TD ticks next clock, as it would have had
+  // it been woken after its whole tick).
+  bool woken_ = false;
   bool ticked_ = false;
   uint64_t last_tick_cycle_ = 0;
   uint32_t idle_stalls_ = 0;  // idle_stalls() after the last tick
@@ -115,6 +145,7 @@ class Td : public sc_core::sc_module {
   uint8_t port_type_ = 0;
   uint64_t port_wave_ = 0;
   bool accepted_ = false;
+  uint32_t accepted_slot_ = 0;
   sim::ProgressMark* progress_ = nullptr;
 
   struct TraceIds;

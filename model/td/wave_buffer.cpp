@@ -10,17 +10,8 @@ uint32_t WaveBuffer::accept(WaveInstr& instr, uint64_t cycle) {
   const uint32_t index = wrap(head_ + count_);
   WaveSlot& s = slots_[index];
   std::swap(s.instr, instr);
-  const size_t lanes = s.instr.lanes.size();
-  s.plans.resize(lanes);
-  s.results.assign(lanes, LaneResult::no_write());
   s.lanes_to_write = 0;
   s.active_mask = 0;
-  for (size_t i = 0; i < lanes; ++i) {
-    s.plans[i] = ref::plan_lane(s.instr.descriptor, s.instr.lanes[i]);
-    if (s.plans[i].outcome == LaneOutcome::kInactive) continue;
-    ++s.lanes_to_write;
-    s.active_mask |= uint64_t{1} << i;
-  }
   s.lanes_written = 0;
   s.next_lane = 0;
   s.accept_cycle = cycle;
@@ -28,6 +19,19 @@ uint32_t WaveBuffer::accept(WaveInstr& instr, uint64_t cycle) {
   s.done_cycle = 0;
   ++count_;
   return index;
+}
+
+void WaveBuffer::plan(uint32_t index) {
+  WaveSlot& s = slots_[index];
+  const size_t lanes = s.instr.lanes.size();
+  s.plans.resize(lanes);
+  s.results.assign(lanes, LaneResult::no_write());
+  for (size_t i = 0; i < lanes; ++i) {
+    s.plans[i] = ref::plan_lane(s.instr.descriptor, s.instr.lanes[i]);
+    if (s.plans[i].outcome == LaneOutcome::kInactive) continue;
+    ++s.lanes_to_write;
+    s.active_mask |= uint64_t{1} << i;
+  }
 }
 
 void WaveBuffer::retire_oldest() {

@@ -37,11 +37,15 @@ class WaveBuffer {
   uint32_t count() const { return count_; }
   uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }
 
-  // Takes the instruction; plans every lane (inactive lanes, faults, bounds,
-  // node type); returns its slot index. `instr` is swapped with the slot's
-  // retired instruction, so the caller's buffer keeps its lanes' storage.
+  // Takes the instruction; returns its slot index. `instr` is swapped with
+  // the slot's retired instruction, so the caller's buffer keeps its lanes'
+  // storage. plan() must follow before the sequencer or write-back sees it.
   uint32_t accept(WaveInstr& instr, uint64_t cycle);
   uint32_t accept(WaveInstr&& instr, uint64_t cycle) { return accept(instr, cycle); }
+  // Plans every lane of the instruction in slot `index` (inactive lanes,
+  // faults, bounds, node type). Apart from accept() so that a TD takes the
+  // instruction with the wave client and does this work with its pipeline.
+  void plan(uint32_t index);
 
   WaveSlot& slot(uint32_t index) { return slots_[index]; }
   const WaveSlot& slot(uint32_t index) const { return slots_[index]; }

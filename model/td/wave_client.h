@@ -38,6 +38,13 @@ class WaveClient {
   // says kSameTd: the other TDs are spared a tick per result.
   enum class WakeOnResult { kEveryTd, kSameTd };
   virtual WakeOnResult wake_on_result() const { return WakeOnResult::kEveryTd; }
+
+  // Work on the results TD `td_index` returned this clock that needs nothing
+  // but them (a scoreboard's reference run): the chip calls it in every
+  // clock in which the TD returned one, after every TD's wave_completed()
+  // calls of that clock — on any thread, and for several TDs at once. Touch
+  // only that TD's share of the client's state. By default: nothing.
+  virtual void process_returned(uint32_t /*td_index*/) {}
 };
 
 }  // namespace td::timing

@@ -65,12 +65,15 @@ void WriteBack::retire(uint64_t cycle) {
   }
 }
 
-void WriteBack::tick(uint64_t cycle) {
+void WriteBack::write_lanes(uint64_t cycle) {
   lanes_written_ = 0;
-  retired_ = false;
   drain(from_sort_, cycle);
   drain(from_tri_, cycle);
   drain(from_no_fetch_, cycle);
+}
+
+void WriteBack::retire_done(uint64_t cycle) {
+  retired_ = false;
   retire(cycle);
 }
 

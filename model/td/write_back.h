@@ -21,7 +21,19 @@ class WriteBack : public sc_core::sc_module {
             sim::Channel<LaneDone>& from_sort, sim::Channel<LaneDone>& from_tri,
             sim::Channel<LaneDone>& from_no_fetch, WaveClient& client, TdStats& stats);
 
-  void tick(uint64_t cycle);
+  // One clock: write_lanes() then retire_done().
+  void tick(uint64_t cycle) {
+    write_lanes(cycle);
+    retire_done(cycle);
+  }
+  // The clock in its two parts: the lanes arriving this clock written into
+  // their waves' results (TD-local), and the oldest instructions whose
+  // results are complete handed to the wave client. With a return latency
+  // of at least one clock, a lane written this clock cannot complete an
+  // instruction before the next, so the two may run in either order.
+  void write_lanes(uint64_t cycle);
+  void retire_done(uint64_t cycle);
+  uint32_t return_latency() const { return return_latency_; }
   // Cycle the oldest instruction returns; UINT64_MAX if it is not done yet.
   uint64_t next_retire_cycle() const;
 

@@ -74,4 +74,17 @@ void add_debug_option(CLI::App* command) {
       fmt::format("Print debug lines of the named parts on stderr: {}", sim::debug_category_names()));
 }
 
+void add_chip_threads_option(CLI::App* command, unsigned& threads) {
+  command
+      ->add_option("--threads", threads,
+                   "Threads that tick the chip's TDs within a clock; any number gives the same results")
+      ->check(unsigned_in(1, kMaxChipThreads))
+      ->capture_default_str();
+}
+
+void check_chip_threads(unsigned threads, const cfg::Config& config) {
+  if (threads > 1 && config.td.datapath == "rtl")
+    throw UsageError(fmt::format("--threads {}: the rtl datapaths (td.datapath: rtl) run on one thread", threads));
+}
+
 }  // namespace td::tb::cli

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "model/chip/config.h"
 #include "model/sim/stats.h"
 #include "tb/cli/trace_output.h"
 
@@ -46,5 +47,12 @@ std::unique_ptr<TraceOutput> open_trace(const TraceOptions& trace, uint64_t peri
 
 // --debug td,mem,chip: named debug lines on stderr (model/sim/debug.h).
 void add_debug_option(CLI::App* command);
+
+// --threads N: threads that tick the chip's TDs within a clock (default 1);
+// any N gives the same bits. The rtl datapaths run on one thread: N > 1
+// with td.datapath: rtl is refused.
+constexpr unsigned kMaxChipThreads = 256;
+void add_chip_threads_option(CLI::App* command, unsigned& threads);
+void check_chip_threads(unsigned threads, const cfg::Config& config);
 
 }  // namespace td::tb::cli

@@ -121,7 +121,9 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
   run->add_option("--scoreboard", options.scoreboard,
                   "Check the model's lanes against the golden reference: all, off, or sample:N (every Nth instruction)")
       ->capture_default_str();
-  run->add_option("-j,--threads", options.threads, "Threads of the functional engine (default: all cores)")
+  run->add_option("-j,--threads", options.threads,
+                  "Threads: the functional engine's (default: all cores); the model's, ticking the chip's TDs within "
+                  "a clock with the same results for any number (default: 1)")
       ->check(unsigned_in(1, 1024));
   run->add_option("--seed", options.seed, "Seed of the random rays (ao, diffuse)")
       ->check(unsigned_in(0, UINT64_MAX))
@@ -144,7 +146,6 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   if (!timed)
     for (const char* flag : {"--stats", "--trace", "--debug"})
       refuse_if_given(command, flag, with_engine + " (no timing); use --engine model");
-  if (timed) refuse_if_given(command, "--threads", with_engine + " (the chip is simulated on one thread)");
   if (!timed) refuse_if_given(command, "--scoreboard", with_engine + " (it is the reference)");
   const uint64_t check_every = parse_scoreboard(options.scoreboard);
   if (options.rays != "ao") refuse_if_given(command, "--ao-rays", "without --rays ao");
@@ -163,6 +164,9 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   const cfg::Config config = engine_entry.datapath.empty()
                                  ? cfg::load_config(options.config)
                                  : cfg::with_datapath(cfg::load_config(options.config), engine_entry.datapath);
+  if (timed && options.threads > kMaxChipThreads)
+    throw UsageError(fmt::format("--threads {}: the chip takes 1 to {} threads", options.threads, kMaxChipThreads));
+  if (timed) check_chip_threads(options.threads, config);
   OutputPaths outputs;
   outputs.add("--hits-out", options.hits_out);
   outputs.add("--report", options.report);
@@ -183,8 +187,11 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   spec.height = options.height;
   spec.ao_rays_per_hit = options.ao_rays;
   spec.seed = options.seed;
-  const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  spec.threads = threads;
+  // The functional passes (the engine, or the primary pass of secondary
+  // rays) take every core unless told; the chip one thread unless told.
+  const unsigned host_threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = timed ? std::max(1u, options.threads) : host_threads;
+  spec.threads = host_threads;
   spec.bvh = bvh_options(config.bvh);
   traversal::TraversalOptions traversal_options;
   traversal_options.stack_entries = config.shader.stack_entries;
@@ -219,7 +226,7 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   setup.threads = threads;
   const std::unique_ptr<run::TraceEngine> engine = engine_entry.make(setup);
   report.engine = engine->name();
-  report.threads = timed ? 1 : threads;
+  report.threads = threads;
   const auto trace_start = std::chrono::steady_clock::now();
   try {
     engine->trace(workload.bvh, *workload.rays, traversal_options, sink);

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -62,7 +63,13 @@ struct CheckOptions {
 int run_check(const CLI::App* command, const CheckOptions& options) {
   if (!td::tb::check_engines().find(options.engine)->timed) {
     const std::string why = "with --engine " + options.engine + " (no chip, no timing); use --engine model";
-    for (const char* flag : {"--config", "--lanes-per-wave", "--stats", "--debug"}) refuse_if_given(command, flag, why);
+    for (const char* flag : {"--config", "--lanes-per-wave", "--stats", "--debug", "--threads"})
+      refuse_if_given(command, flag, why);
+  } else if (options.engine_options.threads > 1) {
+    check_chip_threads(options.engine_options.threads,
+                       td::tb::check_engines().find(options.engine)->datapath == "rtl"
+                           ? td::cfg::with_datapath(td::cfg::load_config(options.engine_options.config_path), "rtl")
+                           : td::cfg::load_config(options.engine_options.config_path));
   }
   check_stats_names(options.stats);
   // Read and validate everything first: a malformed file runs nothing.
@@ -109,6 +116,7 @@ int run_peak(const CLI::App* command, const PeakOptions& options) {
   check_stats_names(options.stats);
   check_trace_options(command, options.trace);
   const td::cfg::Config config = td::cfg::load_config(options.config);
+  check_chip_threads(options.bench.threads, config);
   td::tb::OutputPaths outputs;
   outputs.add("--json", options.json);
   for (const std::string& path : options.stats) outputs.add("--stats", path);
@@ -132,15 +140,35 @@ int run_peak(const CLI::App* command, const PeakOptions& options) {
 struct BenchOptions {
   std::string config = TDSIM_DEFAULT_CONFIG;
   bool single_td = false;
-  bool scoreboard = true;
-  uint32_t waves_per_td = 256;
   std::string datapath;  // "": the config's td.datapath
+  td::tb::SpeedOptions speed;
+  std::string paths;     // comma-separated; "": all
   std::string json;
 };
 
-int run_bench(const BenchOptions& options) {
+int run_bench(const CLI::App* command, BenchOptions options) {
   td::cfg::Config config = td::cfg::load_config(options.config);
   if (!options.datapath.empty()) config = td::cfg::with_datapath(config, options.datapath);
+  const bool rtl = config.td.datapath == "rtl";
+  for (size_t start = 0; start < options.paths.size();) {
+    const size_t comma = std::min(options.paths.find(',', start), options.paths.size());
+    const std::string name = options.paths.substr(start, comma - start);
+    const auto& names = td::tb::speed_path_names();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw UsageError(fmt::format("--paths: unknown path '{}' (paths: {})", name, fmt::join(names, ", ")));
+    options.speed.paths.push_back(name);
+    start = comma + 1;
+  }
+  if (rtl) {
+    // The rtl datapaths run on one thread: no threads path unless asked for (then refused).
+    refuse_if_given(command, "--threads", "with td.datapath: rtl (its datapaths run on one thread)");
+    const auto& asked = options.speed.paths;
+    if (std::find(asked.begin(), asked.end(), "peak_threads") != asked.end())
+      throw UsageError("--paths peak_threads: the rtl datapaths (td.datapath: rtl) run on one thread");
+    if (asked.empty())
+      for (const std::string& name : td::tb::speed_path_names())
+        if (name != "peak_threads") options.speed.paths.push_back(name);
+  }
   td::tb::OutputPaths outputs;
   outputs.add("--json", options.json);
   outputs.prepare();
@@ -148,7 +176,7 @@ int run_bench(const BenchOptions& options) {
     config.chip.wgps = config.chip.tds_per_wgp = config.chip.shader_arrays = 1;
     config.chip.name += " (one TD)";
   }
-  const td::tb::SpeedReport report = td::tb::run_speed_benchmark(config, options.waves_per_td, options.scoreboard);
+  const td::tb::SpeedReport report = td::tb::run_speed_benchmark(config, options.speed);
   std::cout << td::tb::format_speed_report(report);
   if (!options.json.empty()) td::tb::write_file_atomically(options.json, td::tb::speed_report_json(report));
   return kExitOk;
@@ -238,6 +266,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({32u, 64u}))
       ->capture_default_str();
   add_stats_option(check_cmd, check.stats, "Write the timing model's statistics (engines model, rtl)");
+  add_chip_threads_option(check_cmd, check.engine_options.threads);
   add_debug_option(check_cmd);
 
   PeakOptions peak;
@@ -255,6 +284,7 @@ int main(int argc, char** argv) {
   peak_cmd->add_option("--seed", peak.bench.seed, "Seed of rays and nodes")
       ->check(td::tb::unsigned_in(0, UINT64_MAX))
       ->capture_default_str();
+  add_chip_threads_option(peak_cmd, peak.bench.threads);
   peak_cmd->add_flag("!--no-latency", peak.bench.latency, "Skip the latency microbenchmark");
   peak_cmd->add_flag("!--no-bandwidth", peak.bench.bandwidth, "Skip the bandwidth microbenchmarks");
   add_stats_option(peak_cmd, peak.stats, "Write every statistic");
@@ -263,16 +293,30 @@ int main(int argc, char** argv) {
 
   BenchOptions bench;
   CLI::App* bench_cmd = app.add_subcommand(
-      "bench", "Simulation speed: the timing model on the peak microbenchmark vs the reference on the same lanes");
+      "bench",
+      "Simulation speed: the timing model on the peak and memory-bound microbenchmarks, on threads and in check, "
+      "each against the golden reference on the same lanes");
   bench_cmd->add_option("--config", bench.config, "Chip configuration (YAML)")->capture_default_str();
   bench_cmd->add_flag("--single-td", bench.single_td, "Simulate one TD (1 WGP x 1 TD) of that configuration");
-  bench_cmd->add_flag("!--no-scoreboard", bench.scoreboard, "Do not check lanes against the reference while timing");
   bench_cmd->add_option("--datapath", bench.datapath,
                         "The TD's datapaths: cpp (the reference's maths) or rtl (the Verilated units); default: "
                         "the config's td.datapath")
       ->check(CLI::IsMember({"cpp", "rtl"}));
-  bench_cmd->add_option("--waves", bench.waves_per_td, "Wave64 instructions per TD in each phase")
+  bench_cmd->add_option("--paths", bench.paths,
+                        "Paths to time, comma-separated (default: all): " +
+                            fmt::format("{}", fmt::join(td::tb::speed_path_names(), ", ")));
+  bench_cmd->add_option("--waves", bench.speed.waves_per_td, "Wave64 instructions per TD in each peak phase")
       ->check(td::tb::unsigned_in(1, 1000000))
+      ->capture_default_str();
+  bench_cmd->add_option("--bandwidth-waves", bench.speed.bandwidth_waves_per_td,
+                        "Wave64 instructions per TD per bandwidth point (path memory_bound)")
+      ->check(td::tb::unsigned_in(1, 1000000))
+      ->capture_default_str();
+  bench_cmd->add_option("--check-cases", bench.speed.check_cases, "Random vector cases of the check path")
+      ->check(td::tb::unsigned_in(1, 10000000))
+      ->capture_default_str();
+  bench_cmd->add_option("--threads", bench.speed.threads, "Threads of the peak_threads path")
+      ->check(td::tb::unsigned_in(2, kMaxChipThreads))
       ->capture_default_str();
   bench_cmd->add_option("--json", bench.json, "Write the figures to FILE as JSON");
 
@@ -319,7 +363,7 @@ int main(int argc, char** argv) {
     if (*check_cmd) return run_check(check_cmd, check);
     if (*gen_cmd) return run_gen_vectors(gen_cmd, gen);
     if (*peak_cmd) return run_peak(peak_cmd, peak);
-    if (*bench_cmd) return run_bench(bench);
+    if (*bench_cmd) return run_bench(bench_cmd, bench);
   } catch (const td::sim::Interrupted&) {
     std::cerr << "tdsim: interrupted; nothing written\n";
     return td::sim::interrupt_exit_code();

@@ -27,7 +27,7 @@ class RefEngine final : public Engine {
 CheckEngines::Factory model_factory(const std::string& datapath) {
   return [datapath](const EngineOptions& options) {
     const cfg::Config config = cfg::load_config(options.config_path);
-    return make_model_engine(datapath.empty() ? config : cfg::with_datapath(config, datapath));
+    return make_model_engine(datapath.empty() ? config : cfg::with_datapath(config, datapath), options.threads);
   };
 }
 

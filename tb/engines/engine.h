@@ -38,6 +38,7 @@ class Engine {
 
 struct EngineOptions {
   std::string config_path;  // chip configuration (engines with timing)
+  unsigned threads = 1;     // threads that tick the chip's TDs (engines with timing)
 };
 
 // The engines `tdsim check --engine` can name. A factory throws

@@ -17,7 +17,8 @@ namespace {
 
 class ModelEngine final : public Engine {
  public:
-  explicit ModelEngine(const cfg::Config& config) : config_(config), feeder_(config.td_count(), empty_) {
+  ModelEngine(const cfg::Config& config, unsigned threads)
+      : config_(config), threads_(threads), feeder_(config.td_count(), empty_) {
     // check_files compares every lane with the reference itself; the feeder
     // still catches an instruction returned twice or never issued.
     feeder_.set_scoreboard_enabled(false);
@@ -29,7 +30,10 @@ class ModelEngine final : public Engine {
   // The waves are dealt to the TDs in turn, from cold caches, and run until
   // every one has returned.
   std::vector<WaveResult> execute(const WaveBatch& batch) override {
-    if (!chip_) chip_ = std::make_unique<chip::Chip>("chip", config_, feeder_, stats_);
+    if (!chip_) {
+      chip_ = std::make_unique<chip::Chip>("chip", config_, feeder_, stats_);
+      chip_->set_threads(threads_);
+    }
     std::vector<WaveResult> results(batch.waves.size());
     std::map<uint64_t, size_t> wave_of_id;
     feeder_.set_completion([&](uint32_t, const WaveInstr& instr, const WaveResult& result) {
@@ -68,6 +72,7 @@ class ModelEngine final : public Engine {
   static constexpr uint64_t kMaxQuietCycles = 50'000'000;
 
   const cfg::Config config_;
+  const unsigned threads_;
   const MemoryImage empty_;  // the chip's memory between executions
   WaveFeeder feeder_;
   sim::StatsRegistry stats_;
@@ -76,6 +81,8 @@ class ModelEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_model_engine(const cfg::Config& config) { return std::make_unique<ModelEngine>(config); }
+std::unique_ptr<Engine> make_model_engine(const cfg::Config& config, unsigned threads) {
+  return std::make_unique<ModelEngine>(config, threads);
+}
 
 }  // namespace td::tb

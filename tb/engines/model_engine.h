@@ -11,6 +11,6 @@
 
 namespace td::tb {
 
-std::unique_ptr<Engine> make_model_engine(const cfg::Config& config);
+std::unique_ptr<Engine> make_model_engine(const cfg::Config& config, unsigned threads = 1);
 
 }  // namespace td::tb

@@ -13,13 +13,21 @@
 
 namespace td::tb {
 
+// Checks may run on several threads, each with a scoreboard of its own:
+// `order` numbers the instructions as they returned, and merge() keeps the
+// first reports in that order, so what is reported does not depend on
+// which thread checked what.
 class Scoreboard {
  public:
   // Compares each lane; returns the number of mismatching lanes.
-  uint32_t check(const WaveInstr& instr, const WaveResult& result, const MemoryImage& memory);
+  uint32_t check(const WaveInstr& instr, const WaveResult& result, const MemoryImage& memory, uint64_t order = 0);
 
   // A returned instruction that was never issued (or returned twice).
-  void report_unknown(uint64_t wave_id);
+  void report_unknown(uint64_t wave_id, uint64_t order = 0);
+
+  // Adds another scoreboard's counts and reports.
+  void merge(const Scoreboard& other);
+  void clear() { *this = Scoreboard(); }
 
   uint64_t lanes_checked() const { return lanes_checked_; }
   // Of those, lanes with EXEC clear (checked to write nothing; no test ran).
@@ -30,6 +38,8 @@ class Scoreboard {
 
  private:
   static constexpr size_t kMaxReports = 20;
+  void report(uint64_t order, std::string text);
+  std::vector<uint64_t> report_orders_;  // reports_[i] is of instruction report_orders_[i]
   uint64_t lanes_checked_ = 0;
   uint64_t inactive_lanes_checked_ = 0;
   uint64_t mismatches_ = 0;

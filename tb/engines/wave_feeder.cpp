@@ -10,7 +10,8 @@
 
 namespace td::tb {
 
-WaveFeeder::WaveFeeder(size_t td_count, const MemoryImage& memory) : queues_(td_count), memory_(&memory) {}
+WaveFeeder::WaveFeeder(size_t td_count, const MemoryImage& memory)
+    : queues_(td_count), memory_(&memory), checks_(td_count) {}
 
 namespace {
 
@@ -58,21 +59,50 @@ bool WaveFeeder::wave_completed(uint32_t td_index, WaveResult& result) {
     ++results_refused_;
     return false;
   }
+  const uint64_t order = returned_++;
   const auto it = in_flight_.find(result.id);
   if (it == in_flight_.end()) {
     // A result nobody issued: the model duplicated or invented an instruction.
-    scoreboard_.report_unknown(result.id);
+    unknown_.report_unknown(result.id, order);
     return true;
   }
-  if (check_) scoreboard_.check(it->second, result, *memory_);
   ++waves_completed_;
   last_complete_ = std::max(last_complete_, result.complete_cycle);
   uint32_t active = 0;
   for (const LaneResult& lane : result.lanes) active += lane.written ? 1 : 0;
   completions_.push_back(Returned{td_index, result.complete_cycle, active});
   if (completion_) completion_(td_index, it->second, result);
+  if (check_) {
+    // Checked by process_returned(), maybe on another thread: kept until then
+    // (in storage reused from earlier checks: no allocation per instruction).
+    TdChecks& checks = checks_.at(td_index);
+    if (checks.waiting == checks.pending.size()) checks.pending.emplace_back();
+    PendingCheck& pending = checks.pending[checks.waiting++];
+    pending.order = order;
+    std::swap(pending.instr, it->second);
+    pending.result = result;
+  }
   in_flight_.erase(it);
   return true;
+}
+
+void WaveFeeder::process_returned(uint32_t td_index) {
+  TdChecks& checks = checks_[td_index];
+  for (size_t k = 0; k < checks.waiting; ++k) {
+    const PendingCheck& pending = checks.pending[k];
+    checks.board.check(pending.instr, pending.result, *memory_, pending.order);
+  }
+  checks.waiting = 0;
+}
+
+const Scoreboard& WaveFeeder::scoreboard() {
+  merged_.clear();
+  merged_.merge(unknown_);
+  for (uint32_t td = 0; td < checks_.size(); ++td) {
+    process_returned(td);  // any the chip has not asked for yet
+    merged_.merge(checks_[td].board);
+  }
+  return merged_;
 }
 
 void WaveFeeder::reset_window() {

@@ -39,6 +39,9 @@ class WaveFeeder : public timing::WaveClient {
 
   bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) override;
   bool wave_completed(uint32_t td_index, WaveResult& result) override;
+  // The scoreboard's checks of what the TD returned this clock (kept by
+  // wave_completed), on whichever thread the chip calls it.
+  void process_returned(uint32_t td_index) override;
   // Back-pressure for stall-injecting tests (MatchLib's Pacer): refuse a
   // result offered on a clock whose seeded draw falls under `percent`.
   void refuse_results(uint32_t percent, uint64_t seed) {
@@ -47,7 +50,8 @@ class WaveFeeder : public timing::WaveClient {
   }
   uint64_t results_refused() const { return results_refused_; }
 
-  Scoreboard& scoreboard() { return scoreboard_; }
+  // Every check so far (any still waiting run first), merged over the TDs.
+  const Scoreboard& scoreboard();
   // Off only to measure the timing model's own speed (tdsim bench).
   void set_scoreboard_enabled(bool enabled) { check_ = enabled; }
   uint64_t waves_completed() const { return waves_completed_; }
@@ -72,7 +76,23 @@ class WaveFeeder : public timing::WaveClient {
   const MemoryImage* memory_;
   std::unordered_map<uint64_t, WaveInstr> in_flight_;
   uint64_t next_id_ = 1;
-  Scoreboard scoreboard_;
+  // Per TD: returned instructions waiting for process_returned() (the
+  // first `waiting` entries; the rest keep their storage), and the
+  // scoreboard of that TD's checks.
+  struct PendingCheck {
+    uint64_t order = 0;  // returned_ when it returned
+    WaveInstr instr;
+    WaveResult result;
+  };
+  struct TdChecks {
+    std::vector<PendingCheck> pending;
+    size_t waiting = 0;
+    Scoreboard board;
+  };
+  std::vector<TdChecks> checks_;
+  Scoreboard unknown_;        // results nobody issued
+  Scoreboard merged_;         // scoreboard()'s answer
+  uint64_t returned_ = 0;     // results taken so far
   bool check_ = true;
   uint64_t waves_completed_ = 0;
   uint64_t first_accept_ = UINT64_MAX, last_complete_ = 0;

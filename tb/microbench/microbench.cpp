@@ -15,6 +15,7 @@
 #include "model/ref/intersect.h"
 #include "tb/common/rng.h"
 #include "tb/engines/wave_feeder.h"
+#include "tb/microbench/check_speed.h"
 
 namespace td::tb {
 
@@ -131,6 +132,18 @@ double sum_stat(const sim::StatsRegistry& stats, const chip::Chip& chip, const s
   return total;
 }
 
+// The bandwidth phase's points: the level each working set fits, and its
+// size — each fits the level named and overflows the one above.
+std::vector<std::pair<std::string, uint64_t>> bandwidth_points(const cfg::Config& config) {
+  const uint64_t l0 = uint64_t{config.l0.size_kib} * 1024, l1 = uint64_t{config.l1.size_kib} * 1024;
+  const uint64_t l2 = uint64_t{config.l2.slice.size_kib} * 1024 * config.l2.slices;
+  const auto between = [](uint64_t above, uint64_t level) {
+    const uint64_t size = std::max(2 * above, level / 2);
+    return size < level ? size : (above + level) / 2;
+  };
+  return {{"l0", l0 / 2}, {"l1", between(l0, l1)}, {"l2", between(l1, l2)}, {"dram", l2 * 4}};
+}
+
 class Bench {
  public:
   Bench(const cfg::Config& config, const MicrobenchOptions& options, sim::StatsRegistry& stats,
@@ -143,6 +156,7 @@ class Bench {
         feeder_(config.td_count(), memory_),
         chip_("chip", config, feeder_, stats) {
     chip_.set_memory(memory_);
+    chip_.set_threads(options.threads);
     if (vcd) chip_.attach_trace(*vcd);
   }
 
@@ -254,32 +268,35 @@ class Bench {
     return r;
   }
 
-  // One peak phase timed twice: the timing model, then the golden reference
-  // over the lanes the model completed, on the same memory.
-  void speed_phase(NodeKind kind, bool scoreboard, SpeedReport& report) {
-    // Sized and touched before the clock starts: recording must not charge
-    // page faults to the model's time.
-    std::vector<LaneInput> lanes(uint64_t{config_.td_count()} * (options_.waves_per_td + 1) * kWaveLanes);
-    size_t recorded = 0;
-    feeder_.set_scoreboard_enabled(scoreboard);
-    feeder_.set_completion([&lanes, &recorded](uint32_t, const WaveInstr& instr, const WaveResult&) {
-      std::copy(instr.lanes.begin(), instr.lanes.end(), lanes.begin() + static_cast<std::ptrdiff_t>(recorded));
-      recorded += instr.lanes.size();
+  // `phase` timed on the timing model (every lane it completes recorded),
+  // then the golden reference over those lanes, on the same memory.
+  template <typename Phase>
+  void timed(SpeedPath& path, Phase phase) {
+    // Sized before the clock starts: recording must not charge page faults
+    // (or the growth of the buffer) to the model's time.
+    std::vector<LaneInput> lanes;
+    lanes.reserve(uint64_t{config_.td_count()} * (std::max(options_.waves_per_td, 2 * options_.bandwidth_waves_per_td) + 1) *
+                  kWaveLanes * 4);
+    feeder_.set_scoreboard_enabled(path.scoreboard);
+    chip_.set_threads(path.threads);
+    feeder_.set_completion([&lanes](uint32_t, const WaveInstr& instr, const WaveResult&) {
+      lanes.insert(lanes.end(), instr.lanes.begin(), instr.lanes.end());
     });
+    const uint64_t cycles_before = chip_.end_cycle();
     const auto model_start = std::chrono::steady_clock::now();
-    const RateResult rate = peak(kind, "speed");
-    report.model_wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - model_start).count();
+    phase();
+    path.model_wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - model_start).count();
+    path.cycles += chip_.end_cycle() - cycles_before;
     feeder_.set_completion(nullptr);
-    lanes.resize(recorded);
-    report.cycles += rate.cycles;
-    report.lanes += lanes.size();
+    chip_.set_threads(1);
+    feeder_.set_scoreboard_enabled(true);
+    for (const LaneInput& lane : lanes) path.items += lane.exec ? 1 : 0;
 
     const Descriptor descriptor = peak_descriptor();
     uint32_t sink = 0;
     const auto reference_start = std::chrono::steady_clock::now();
     for (const LaneInput& lane : lanes) sink += ref::intersect(descriptor, lane, memory_).dwords[0];
-    report.reference_wall_s +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - reference_start).count();
+    path.reference_wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - reference_start).count();
     reference_sink_ += sink;  // keeps the loop from being optimised away
   }
 
@@ -447,31 +464,98 @@ const RateResult* MicrobenchReport::rate(const std::string& name) const {
   return nullptr;
 }
 
-SpeedReport run_speed_benchmark(const cfg::Config& config, uint32_t waves_per_td, bool scoreboard) {
-  MicrobenchOptions options;
-  options.waves_per_td = waves_per_td;
-  sim::StatsRegistry stats;
-  Bench bench(config, options, stats, nullptr);
+const SpeedPath* SpeedReport::path(const std::string& name) const {
+  for (const SpeedPath& p : paths)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+const std::vector<std::string>& speed_path_names() {
+  static const std::vector<std::string> names{"peak", "peak_no_scoreboard", "peak_threads", "memory_bound", "check"};
+  return names;
+}
+
+SpeedReport run_speed_benchmark(const cfg::Config& config, const SpeedOptions& options) {
+  const auto wanted = [&](const std::string& name) {
+    return options.paths.empty() || std::find(options.paths.begin(), options.paths.end(), name) != options.paths.end();
+  };
   SpeedReport report;
   report.chip_name = config.chip.name;
   report.effective_config = cfg::to_yaml(config);
   report.tds = config.td_count();
   report.datapath = config.td.datapath;
-  report.scoreboard = scoreboard;
-  for (NodeKind kind : {NodeKind::kBox16, NodeKind::kBox32, NodeKind::kTriangle})
-    bench.speed_phase(kind, scoreboard, report);
+  SpeedPath check_path;
+  if (wanted("check")) {
+    // Other processes: first, while this one holds no chip and no threads.
+    const CheckSpeed check = measure_check_speed(config, options.check_cases, 1);
+    check_path.name = "check";
+    check_path.description = fmt::format("check, {} random cases", check.cases);
+    check_path.unit = "cases";
+    check_path.items = check.cases;
+    check_path.model_wall_s = check.model_wall_s;
+    check_path.reference_wall_s = check.reference_wall_s;
+    check_path.model_rss_kib = check.model_rss_kib;
+    check_path.reference_rss_kib = check.reference_rss_kib;
+  }
+  MicrobenchOptions bench_options;
+  bench_options.waves_per_td = options.waves_per_td;
+  bench_options.bandwidth_waves_per_td = options.bandwidth_waves_per_td;
+  sim::StatsRegistry stats;
+  Bench bench(config, bench_options, stats, nullptr);
+  const auto peak_path = [&](const std::string& name, const std::string& description, bool scoreboard,
+                             unsigned threads) {
+    SpeedPath path;
+    path.name = name;
+    path.description = description;
+    path.scoreboard = scoreboard;
+    path.threads = threads;
+    for (NodeKind kind : {NodeKind::kBox16, NodeKind::kBox32, NodeKind::kTriangle})
+      bench.timed(path, [&] { bench.peak(kind, "speed"); });
+    return path;
+  };
+  if (wanted("peak")) report.paths.push_back(peak_path("peak", "peak, scoreboard on", true, 1));
+  if (wanted("peak_no_scoreboard"))
+    report.paths.push_back(peak_path("peak_no_scoreboard", "peak, scoreboard off", false, 1));
+  if (wanted("peak_threads"))
+    report.paths.push_back(
+        peak_path("peak_threads", fmt::format("peak, scoreboard on, {} threads", options.threads), true, options.threads));
+  if (wanted("memory_bound")) {
+    SpeedPath path;
+    path.name = "memory_bound";
+    path.description = "memory-bound: bandwidth phase, scoreboard off";
+    bench.timed(path, [&] {
+      for (const auto& [level, bytes] : bandwidth_points(config)) bench.bandwidth(level, bytes);
+    });
+    report.paths.push_back(path);
+  }
+  if (wanted("check")) report.paths.push_back(check_path);
   return report;
 }
 
 std::string format_speed_report(const SpeedReport& r) {
-  return fmt::format(
-      "tdsim bench: {}, {} TDs ({} datapaths), peak microbenchmark (FP16 box, FP32 box, triangle), scoreboard {}\n"
-      "  timing model  {:>9} lanes in {:.3f} s: {:>6.2f} M lane-tests/s ({} simulated cycles)\n"
-      "  reference     {:>9} lanes in {:.3f} s: {:>6.2f} M lane-tests/s\n"
-      "  timing model / reference: {:.1f}%\n",
-      r.chip_name, r.tds, r.datapath, r.scoreboard ? "on" : "off", r.lanes, r.model_wall_s, r.model_lanes_per_s() / 1e6,
-      r.cycles, r.lanes, r.reference_wall_s, r.reference_lanes_per_s() / 1e6,
-      100.0 * r.model_lanes_per_s() / r.reference_lanes_per_s());
+  std::string out = fmt::format(
+      "tdsim bench: {}, {} TDs ({} datapaths): the timing model's speed against the golden reference's on the same "
+      "lanes\n",
+      r.chip_name, r.tds, r.datapath);
+  out += fmt::format("  {:<46} {:>10} {:>10} {:>14} {:>14} {:>9}\n", "path", "simulated", "items", "model",
+                     "reference", "model/ref");
+  const SpeedPath* single = r.path("peak");
+  for (const SpeedPath& p : r.paths) {
+    const bool cases = p.unit == "cases";
+    const auto rate = [cases](double per_s) {
+      return cases ? fmt::format("{:.0f} cases/s", per_s) : fmt::format("{:.2f} M/s", per_s / 1e6);
+    };
+    out += fmt::format("  {:<46} {:>10} {:>10} {:>14} {:>14} {:>8.1f}%", p.description,
+                       cases ? std::string("-") : fmt::format("{} cyc", p.cycles), p.items, rate(p.model_per_s()),
+                       rate(p.reference_per_s()), 100.0 * p.model_to_reference());
+    if (p.name == "peak_threads" && single)
+      out += fmt::format("  ({:.2f}x one thread)", p.model_per_s() / single->model_per_s());
+    if (p.name == "check")
+      out += fmt::format("  (peak memory {:.1f} MiB vs {:.1f} MiB)", p.model_rss_kib / 1024.0,
+                         p.reference_rss_kib / 1024.0);
+    out += "\n";
+  }
+  return out;
 }
 
 std::string speed_report_json(const SpeedReport& r) {
@@ -481,14 +565,49 @@ std::string speed_report_json(const SpeedReport& r) {
   json.key("effective_config").value(r.effective_config);
   json.key("tds").value(r.tds);
   json.key("datapath").value(r.datapath);
-  json.key("scoreboard").value(r.scoreboard);
-  json.key("lanes").value(r.lanes);
-  json.key("cycles").value(r.cycles);
-  json.key("model_wall_s").value(r.model_wall_s);
-  json.key("model_lane_tests_per_s").value(r.model_lanes_per_s());
-  json.key("reference_wall_s").value(r.reference_wall_s);
-  json.key("reference_lane_tests_per_s").value(r.reference_lanes_per_s());
-  json.key("model_to_reference").value(r.model_lanes_per_s() / r.reference_lanes_per_s());
+  // The headline ratios, each present when its path ran.
+  if (const SpeedPath* p = r.path("peak")) {
+    json.key("model_lane_tests_per_s").value(p->model_per_s());
+    json.key("reference_lane_tests_per_s").value(p->reference_per_s());
+    json.key("model_to_reference").value(p->model_to_reference());
+  }
+  if (const SpeedPath* p = r.path("peak_no_scoreboard")) {
+    json.key("model_lane_tests_per_s_no_scoreboard").value(p->model_per_s());
+    json.key("model_to_reference_no_scoreboard").value(p->model_to_reference());
+  }
+  if (const SpeedPath* t = r.path("peak_threads")) {
+    json.key("threads").value(t->threads);
+    if (const SpeedPath* p = r.path("peak")) json.key("thread_speedup").value(t->model_per_s() / p->model_per_s());
+  }
+  if (const SpeedPath* p = r.path("memory_bound"))
+    json.key("memory_bound_lane_tests_per_s").value(p->model_per_s());
+  if (const SpeedPath* p = r.path("check")) {
+    json.key("check_model_to_reference").value(p->model_to_reference());
+    json.key("check_rss_model_to_reference")
+        .value(static_cast<double>(p->model_rss_kib) / static_cast<double>(p->reference_rss_kib));
+  }
+  json.key("paths").begin_array();
+  for (const SpeedPath& p : r.paths) {
+    json.begin_object();
+    json.key("name").value(p.name);
+    json.key("description").value(p.description);
+    json.key("unit").value(p.unit);
+    json.key("threads").value(p.threads);
+    json.key("scoreboard").value(p.scoreboard);
+    json.key("items").value(p.items);
+    json.key("cycles").value(p.cycles);
+    json.key("model_wall_s").value(p.model_wall_s);
+    json.key("reference_wall_s").value(p.reference_wall_s);
+    json.key("model_per_s").value(p.model_per_s());
+    json.key("reference_per_s").value(p.reference_per_s());
+    json.key("model_to_reference").value(p.model_to_reference());
+    if (p.name == "check") {
+      json.key("model_rss_kib").value(p.model_rss_kib);
+      json.key("reference_rss_kib").value(p.reference_rss_kib);
+    }
+    json.end_object();
+  }
+  json.end_array();
   json.end_object();
   return json.text();
 }
@@ -503,19 +622,8 @@ void run_phases(const cfg::Config& config, const MicrobenchOptions& options, Ben
     report.rates.push_back(bench.peak(NodeKind::kTriangle, "triangle"));
   }
   if (options.latency) report.latencies = bench.latency();
-  if (options.bandwidth) {
-    const uint64_t l0 = uint64_t{config.l0.size_kib} * 1024, l1 = uint64_t{config.l1.size_kib} * 1024;
-    const uint64_t l2 = uint64_t{config.l2.slice.size_kib} * 1024 * config.l2.slices;
-    // Each working set fits the level named and overflows the one above.
-    const auto between = [](uint64_t above, uint64_t level) {
-      const uint64_t size = std::max(2 * above, level / 2);
-      return size < level ? size : (above + level) / 2;
-    };
-    report.bandwidth.push_back(bench.bandwidth("l0", l0 / 2));
-    report.bandwidth.push_back(bench.bandwidth("l1", between(l0, l1)));
-    report.bandwidth.push_back(bench.bandwidth("l2", between(l1, l2)));
-    report.bandwidth.push_back(bench.bandwidth("dram", l2 * 4));
-  }
+  if (options.bandwidth)
+    for (const auto& [level, bytes] : bandwidth_points(config)) report.bandwidth.push_back(bench.bandwidth(level, bytes));
 }
 
 }  // namespace

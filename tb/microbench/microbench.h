@@ -26,6 +26,7 @@ struct MicrobenchOptions {
   uint64_t seed = 1;
   bool latency = true;
   bool bandwidth = true;
+  unsigned threads = 1;                   // the chip's (Chip::set_threads)
 };
 
 // Throughput of one peak phase. `tests_per_s` is the steady state: tests
@@ -82,23 +83,49 @@ struct MicrobenchReport {
   const RateResult* rate(const std::string& name) const;
 };
 
-// `tdsim bench`: the simulator's own speed on the peak microbenchmark, and
-// the golden reference's on the very same lanes and memory.
+// `tdsim bench`: the simulator's own speed on several paths, each against
+// the golden reference on the very same lanes (or cases):
+//   peak                  the peak microbenchmark, the scoreboard checking every lane
+//   peak_no_scoreboard    the same without the scoreboard
+//   peak_threads          the peak path on `threads` threads (same bits, less wall time)
+//   memory_bound          the bandwidth phase (working sets beyond L0, L1, L2), no scoreboard
+//   check                 `tdsim check` on random cases, model vs ref, a process each
+struct SpeedOptions {
+  uint32_t waves_per_td = 256;   // peak phases
+  uint32_t bandwidth_waves_per_td = 16;
+  unsigned threads = 2;          // the peak_threads path's
+  uint64_t check_cases = 20000;
+  std::vector<std::string> paths;  // the paths to run (names above); empty: all
+};
+
+struct SpeedPath {
+  std::string name;            // as listed above
+  std::string description;     // for people
+  std::string unit = "lane-tests";  // what `items` counts: lane-tests (lanes through a datapath) or cases
+  unsigned threads = 1;
+  bool scoreboard = false;
+  uint64_t items = 0;
+  uint64_t cycles = 0;         // simulated (0 for check)
+  double model_wall_s = 0;     // elaboration excluded (check: the whole process)
+  double reference_wall_s = 0;
+  long model_rss_kib = 0, reference_rss_kib = 0;  // check only
+  double model_per_s() const { return static_cast<double>(items) / model_wall_s; }
+  double reference_per_s() const { return static_cast<double>(items) / reference_wall_s; }
+  double model_to_reference() const { return reference_wall_s / model_wall_s; }
+};
+
 struct SpeedReport {
   std::string chip_name;
   std::string effective_config;  // cfg::to_yaml of what ran
   uint32_t tds = 0;
   std::string datapath;          // td.datapath: cpp or rtl
-  bool scoreboard = true;
-  uint64_t lanes = 0;            // lanes through the datapath (box nodes + triangles)
-  uint64_t cycles = 0;           // simulated
-  double model_wall_s = 0;       // elaboration excluded
-  double reference_wall_s = 0;   // ref::intersect over the same lanes
-  double model_lanes_per_s() const { return static_cast<double>(lanes) / model_wall_s; }
-  double reference_lanes_per_s() const { return static_cast<double>(lanes) / reference_wall_s; }
+  std::vector<SpeedPath> paths;  // in the order listed above
+  const SpeedPath* path(const std::string& name) const;
 };
 
-SpeedReport run_speed_benchmark(const cfg::Config& config, uint32_t waves_per_td, bool scoreboard);
+// The names SpeedOptions::paths may hold, in order.
+const std::vector<std::string>& speed_path_names();
+SpeedReport run_speed_benchmark(const cfg::Config& config, const SpeedOptions& options);
 std::string format_speed_report(const SpeedReport& report);
 std::string speed_report_json(const SpeedReport& report);
 

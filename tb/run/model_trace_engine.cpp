@@ -18,8 +18,8 @@ constexpr uint64_t kMaxQuietCycles = 50'000'000;
 }  // namespace
 
 ModelTraceEngine::ModelTraceEngine(const cfg::Config& config, const traversal::ShaderParams& shader,
-                                   sim::StatsRegistry& stats, sim::VcdWriter* vcd)
-    : config_(config), shader_params_(shader), stats_(stats), vcd_(vcd) {}
+                                   sim::StatsRegistry& stats, sim::VcdWriter* vcd, unsigned threads)
+    : config_(config), shader_params_(shader), stats_(stats), vcd_(vcd), threads_(threads) {}
 
 ModelTraceEngine::~ModelTraceEngine() = default;
 
@@ -37,6 +37,7 @@ void ModelTraceEngine::trace(const scene::EncodedBvh& bvh, RaySource& source,
                                                          sim::StatGroup(stats_, "chip.shader"));
   chip_ = std::make_unique<chip::Chip>("chip", config_, *shader_, stats_);
   chip_->set_memory(bvh.memory);
+  chip_->set_threads(threads_);
   if (vcd_) chip_->attach_trace(*vcd_);
   chip_->wake_all();
   const chip::RunOutcome outcome = chip_->run_until_idle([this] { return shader_->done(); }, kMaxQuietCycles);

@@ -22,9 +22,10 @@ namespace td::run {
 
 class ModelTraceEngine final : public TraceEngine {
  public:
-  // `vcd` may be null; `stats` must outlive the engine.
+  // `vcd` may be null; `stats` must outlive the engine. `threads` tick the
+  // chip's TDs (chip::Chip::set_threads).
   ModelTraceEngine(const cfg::Config& config, const traversal::ShaderParams& shader, sim::StatsRegistry& stats,
-                   sim::VcdWriter* vcd);
+                   sim::VcdWriter* vcd, unsigned threads = 1);
   ~ModelTraceEngine() override;
   // The chip with Verilated datapaths is the `rtl` engine.
   std::string name() const override { return config_.td.datapath == "rtl" ? "rtl" : "model"; }
@@ -41,6 +42,7 @@ class ModelTraceEngine final : public TraceEngine {
   const traversal::ShaderParams shader_params_;
   sim::StatsRegistry& stats_;
   sim::VcdWriter* vcd_;
+  unsigned threads_;
   std::unique_ptr<traversal::TraversalShader> shader_;
   std::unique_ptr<chip::Chip> chip_;
   uint64_t cycles_ = 0;

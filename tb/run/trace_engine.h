@@ -48,7 +48,7 @@ struct TraceEngineSetup {
   traversal::ShaderParams shader;        // timed engines: the SIMDs' traversal loop
   sim::StatsRegistry* stats = nullptr;   // timed engines: where their statistics go
   sim::VcdWriter* vcd = nullptr;         // timed engines: a waveform, or none
-  unsigned threads = 1;                  // functional: host threads
+  unsigned threads = 1;                  // functional: host threads; timed: threads ticking the TDs
 };
 
 // The engines `tdsim run --engine` can name.

@@ -14,12 +14,14 @@ const TraceEngines& trace_engines() {
                  ""});
     engines.add({"model", "the SystemC chip of --config, driven by the traversal shader", true,
                  [](const TraceEngineSetup& setup) -> std::unique_ptr<TraceEngine> {
-                   return std::make_unique<ModelTraceEngine>(*setup.config, setup.shader, *setup.stats, setup.vcd);
+                   return std::make_unique<ModelTraceEngine>(*setup.config, setup.shader, *setup.stats, setup.vcd,
+                                                             setup.threads);
                  },
                  ""});
     engines.add({"rtl", "the model with td.datapath: rtl, the Verilated units of rtl/ as its datapaths", true,
                  [](const TraceEngineSetup& setup) -> std::unique_ptr<TraceEngine> {
-                   return std::make_unique<ModelTraceEngine>(*setup.config, setup.shader, *setup.stats, setup.vcd);
+                   return std::make_unique<ModelTraceEngine>(*setup.config, setup.shader, *setup.stats, setup.vcd,
+                                                             setup.threads);
                  },
                  "rtl"});
     return engines;

@@ -129,6 +129,37 @@ TEST_F(Cli, PeakWritesReportJsonAndStats) {
   EXPECT_NE(csv.find("chip.wgp1.td1.tri_tests,tests,"), std::string::npos);
 }
 
+TEST_F(Cli, BenchTimesEveryPathAgainstTheReference) {
+  const fs::path json = dir_ / "bench.json";
+  // Its temporary files (the check path's vectors and config) under dir_.
+  const RunResult result = run_command("env TMPDIR=" + dir_.string() + " " + TDSIM_BINARY + " bench --config " +
+                                       kSmallConfig + " --waves 2 --bandwidth-waves 1 --check-cases 300 --threads 3 " +
+                                       "--json " + json.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (const char* row : {"peak, scoreboard on ", "peak, scoreboard off ", "peak, scoreboard on, 3 threads ",
+                          "memory-bound: bandwidth phase", "check, 300 random cases "})
+    EXPECT_NE(result.output.find(row), std::string::npos) << row << "\n" << result.output;
+  const std::string report = read_file(json);
+  for (const char* key : {"\"model_to_reference\": ", "\"model_to_reference_no_scoreboard\": ",
+                          "\"thread_speedup\": ", "\"memory_bound_lane_tests_per_s\": ",
+                          "\"check_model_to_reference\": ", "\"check_rss_model_to_reference\": ",
+                          "\"name\": \"peak_threads\"", "\"items\": 300"})
+    EXPECT_NE(report.find(key), std::string::npos) << key << "\n" << report;
+  for (const auto& entry : fs::directory_iterator(dir_))  // the check path's files are gone
+    EXPECT_EQ(entry.path().filename(), "bench.json") << entry.path();
+
+  // One path only; an unknown one is refused before anything runs.
+  const RunResult one = run_tdsim("bench --config " + kSmallConfig + " --paths memory_bound --bandwidth-waves 1");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_EQ(one.output.find("peak, "), std::string::npos) << one.output;
+  const RunResult bad = run_tdsim("bench --paths peak,fast");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("--paths: unknown path 'fast' (paths: peak, peak_no_scoreboard, peak_threads, "
+                            "memory_bound, check)"),
+            std::string::npos)
+      << bad.output;
+}
+
 TEST_F(Cli, SameConfigAndSeedGiveIdenticalStatsAndTraces) {
   std::string outputs[2];
   for (int run = 0; run < 2; ++run) {

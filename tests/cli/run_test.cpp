@@ -128,7 +128,7 @@ TEST_F(RunCommand, FlagsWithoutEffectAreRefused) {
   const struct {
     std::string arguments, reason;
   } cases[] = {
-      {kSmallRun + " -j 2", "--threads has no effect with --engine model"},
+      {kSmallRun + " -j 300", "--threads 300: the chip takes 1 to 256 threads"},
       {kSmallRun + " --engine functional --stats s.json", "--stats has no effect with --engine functional"},
       {kSmallRun + " --rays shadow --image p.png", "--image has no effect without primary rays"},
       {kSmallRun + " --ao-rays 3", "--ao-rays has no effect without --rays ao"},

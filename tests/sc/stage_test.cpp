@@ -71,6 +71,7 @@ TEST(WaveBuffer, PlansLanesAndRetiresInOrderAcrossWrapAround) {
     WaveInstr instr = box_wave(4, id);
     instr.lanes[1].exec = false;
     const uint32_t slot = buffer.accept(std::move(instr), id);
+    buffer.plan(slot);
     EXPECT_EQ(buffer.slot(slot).lanes_to_write, 3u);
     EXPECT_EQ(buffer.slot(slot).plans[1].outcome, LaneOutcome::kInactive);
     EXPECT_EQ(buffer.slot(slot).plans[0].outcome, LaneOutcome::kBoxNode);
@@ -92,6 +93,7 @@ TEST(NodeFetch, FillsReturnInReadyOrderNotRequestOrder) {
   Fixture f;
   WaveBuffer waves(1);
   const uint32_t slot = waves.accept(box_wave(3, 1), 0);
+  waves.plan(slot);
   sim::Channel<LaneJob> in(4);
   FakeL0 l0;
   // Lane 0 misses long, lane 1 short, lane 2 in between.
@@ -111,6 +113,7 @@ TEST(NodeFetch, FullReturnBufferAndRefusingL0Stall) {
   Fixture f;
   WaveBuffer waves(1);
   const uint32_t slot = waves.accept(box_wave(3, 1), 0);
+  waves.plan(slot);
   sim::Channel<LaneJob> in(4);
   FakeL0 l0;
   for (uint32_t l = 0; l < 3; ++l) l0.latency[waves.slot(slot).plans[l].address] = 10;
@@ -151,6 +154,7 @@ TEST_P(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
   instr.lanes.push_back(LaneInput::from_ray(test::test_ray(1), NodePtr::make(test::Harness::tri_unit(0), NodeType::kTriangle2).raw));
   instr.lanes[0].node_ptr = NodePtr::make(test::Harness::box32_unit(0), NodeType::kBox32).raw;
   const uint32_t slot = waves.accept(std::move(instr), 0);
+  waves.plan(slot);
   const WaveSlot& s = waves.slot(slot);
   BoxStage box("box_stage", box_latency, implementation.box);
   SortStage sort("sort_stage", sort_latency, box.out(), waves, implementation.sort);
@@ -199,7 +203,9 @@ TEST(WriteBack, ReturnsInAcceptanceOrderAfterTheReturnLatency) {
   RecordingClient client;
   WaveBuffer waves(2);
   const uint32_t first = waves.accept(box_wave(1, 1), 0);
+  waves.plan(first);
   const uint32_t second = waves.accept(box_wave(1, 2), 0);
+  waves.plan(second);
   waves.slot(first).next_lane = waves.slot(second).next_lane = 1;
   waves.advance_sequencing();
   waves.advance_sequencing();

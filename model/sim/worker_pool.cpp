@@ -1,0 +1,121 @@
+#include "model/sim/worker_pool.h"
+
+#include <utility>
+
+namespace td::sim {
+namespace {
+
+// Spin iterations before a worker sleeps: some tens of microseconds, about
+// a clock's serial work for a large chip (wave client, memory events).
+constexpr unsigned kSpinsBeforeSleep = 20000;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+constexpr uint64_t unclaimed(uint64_t batch) { return batch << 1; }
+constexpr uint64_t claimed(uint64_t batch) { return batch << 1 | 1; }
+
+}  // namespace
+
+WorkerPool::WorkerPool(unsigned threads) : shares_(new Share[threads < 1 ? 1 : threads]) {
+  for (unsigned s = 1; s < threads; ++s) workers_.emplace_back([this, s] { worker_loop(s); });
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    std::lock_guard<std::mutex> lock(sleep_mutex_);
+    stopping_.store(true, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_release);
+  }
+  wake_.notify_all();
+  for (std::thread& t : workers_) t.join();
+}
+
+void WorkerPool::run_batch(size_t count, Trampoline call, void* context) {
+  if (count == 0) return;
+  call_ = call;
+  context_ = context;
+  error_ = nullptr;
+  finished_.store(0, std::memory_order_relaxed);
+  const uint64_t batch = generation_.load(std::memory_order_relaxed) + 1;
+  for (size_t s = 0; s < threads(); ++s) {
+    const uint64_t first = count * s / threads(), end = count * (s + 1) / threads();
+    shares_[s].tasks.store(first << 32 | end, std::memory_order_release);  // after call_ and context_
+    shares_[s].state.store(s == 0 ? claimed(batch) : unclaimed(batch), std::memory_order_release);
+  }
+  generation_.store(batch, std::memory_order_release);
+  if (sleepers_.load(std::memory_order_acquire) > 0) {
+    // Under the mutex: a worker between its check and its wait cannot miss it.
+    std::lock_guard<std::mutex> lock(sleep_mutex_);
+    wake_.notify_all();
+  }
+  while (run_one(0, false)) {
+  }
+  for (size_t s = 1; s < threads(); ++s) claim_and_run(s, batch);  // any a worker has not claimed
+  while (finished_.load(std::memory_order_acquire) < count) cpu_relax();
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+}
+
+bool WorkerPool::claim_and_run(size_t s, uint64_t batch) {
+  uint64_t expected = unclaimed(batch);
+  if (!shares_[s].state.compare_exchange_strong(expected, claimed(batch), std::memory_order_acq_rel))
+    return false;
+  while (run_one(s, false)) {
+  }
+  return true;
+}
+
+bool WorkerPool::run_one(size_t s, bool from_back) {
+  std::atomic<uint64_t>& tasks = shares_[s].tasks;
+  uint64_t range = tasks.load(std::memory_order_acquire);
+  for (;;) {
+    const uint64_t front = range >> 32, back = range & 0xffffffffu;
+    if (front >= back) return false;
+    const uint64_t taken = from_back ? back - 1 : front;
+    const uint64_t rest = from_back ? (front << 32 | (back - 1)) : ((front + 1) << 32 | back);
+    if (tasks.compare_exchange_weak(range, rest, std::memory_order_acq_rel, std::memory_order_acquire)) {
+      run_task(static_cast<size_t>(taken));
+      return true;
+    }
+  }
+}
+
+void WorkerPool::run_task(size_t i) {
+  try {
+    call_(context_, i);
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(error_mutex_);
+    if (!error_ || i < error_index_) {
+      error_ = std::current_exception();
+      error_index_ = i;
+    }
+  }
+  finished_.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void WorkerPool::worker_loop(size_t s) {
+  uint64_t seen = 0;
+  for (;;) {
+    unsigned spins = 0;
+    uint64_t now = generation_.load(std::memory_order_acquire);
+    while (now == seen) {
+      if (++spins < kSpinsBeforeSleep) {
+        cpu_relax();
+      } else {
+        std::unique_lock<std::mutex> lock(sleep_mutex_);
+        sleepers_.fetch_add(1, std::memory_order_acq_rel);
+        wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+        sleepers_.fetch_sub(1, std::memory_order_acq_rel);
+      }
+      now = generation_.load(std::memory_order_acquire);
+    }
+    seen = now;
+    if (stopping_.load(std::memory_order_acquire)) return;
+    claim_and_run(s, seen);
+  }
+}
+
+}  // namespace td::sim
