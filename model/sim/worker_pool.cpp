@@ -1,13 +1,17 @@
 #include "model/sim/worker_pool.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace td::sim {
 namespace {
 
 // Spin iterations before a worker sleeps: some tens of microseconds, about
-// a clock's serial work for a large chip (wave client, memory events).
+// a clock's serial work for a large chip (wave client, memory events). With
+// more threads than cores a spinning thread takes a core another needs:
+// then workers sleep at once and waits yield.
 constexpr unsigned kSpinsBeforeSleep = 20000;
+constexpr unsigned kSpinsBeforeYield = 2000;
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -20,7 +24,9 @@ constexpr uint64_t claimed(uint64_t batch) { return batch << 1 | 1; }
 
 }  // namespace
 
-WorkerPool::WorkerPool(unsigned threads) : shares_(new Share[threads < 1 ? 1 : threads]) {
+WorkerPool::WorkerPool(unsigned threads)
+    : shares_(new Share[threads < 1 ? 1 : threads]),
+      oversubscribed_(threads > std::max(1u, std::thread::hardware_concurrency())) {
   for (unsigned s = 1; s < threads; ++s) workers_.emplace_back([this, s] { worker_loop(s); });
 }
 
@@ -55,7 +61,12 @@ void WorkerPool::run_batch(size_t count, Trampoline call, void* context) {
   while (run_one(0, false)) {
   }
   for (size_t s = 1; s < threads(); ++s) claim_and_run(s, batch);  // any a worker has not claimed
-  while (finished_.load(std::memory_order_acquire) < count) cpu_relax();
+  for (unsigned spins = 0; finished_.load(std::memory_order_acquire) < count; ++spins) {
+    if (oversubscribed_ || spins > kSpinsBeforeYield)
+      std::this_thread::yield();  // the thread we wait for may need this core
+    else
+      cpu_relax();
+  }
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
@@ -102,7 +113,7 @@ void WorkerPool::worker_loop(size_t s) {
     unsigned spins = 0;
     uint64_t now = generation_.load(std::memory_order_acquire);
     while (now == seen) {
-      if (++spins < kSpinsBeforeSleep) {
+      if (!oversubscribed_ && ++spins < kSpinsBeforeSleep) {
         cpu_relax();
       } else {
         std::unique_lock<std::mutex> lock(sleep_mutex_);

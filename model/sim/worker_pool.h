@@ -81,6 +81,7 @@ class WorkerPool {
   std::mutex sleep_mutex_;
   std::condition_variable wake_;
   std::atomic<unsigned> sleepers_{0};
+  const bool oversubscribed_;  // more threads than the host's cores
   // The lowest-index task's exception of the current batch.
   std::mutex error_mutex_;
   std::exception_ptr error_;
