@@ -58,7 +58,14 @@ Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup
       bytes_(stats.counter("bytes", "bytes", "bytes delivered to requesters")),
       evictions_(stats.counter("evictions", "lines", "valid lines replaced by a miss")),
       port_busy_(stats.counter("port_busy_cycles", "cycles", "clocks the port spent moving data to requesters")),
-      name_(stats.prefix()) {}
+      name_(stats.prefix()) {
+  list_every_mshr_unheld();
+}
+
+void Cache::list_every_mshr_unheld() {
+  unheld_releases_ = {};
+  for (uint32_t i = 0; i < mshrs_.size(); ++i) unheld_releases_.push(UnheldRelease{mshrs_[i].release, i, mshrs_[i].version});
+}
 
 Cache::Line* Cache::find(uint64_t line) {
   return const_cast<Line*>(static_cast<const Cache*>(this)->find(line));
@@ -118,6 +125,8 @@ void Cache::fill(uint32_t mshr, uint64_t cycle) {
   Mshr& m = mshrs_[mshr];
   if (m.release != kUnknown) return;  // not waiting for a fill
   m.release = cycle;
+  ++m.version;
+  if (!m.held_by) unheld_releases_.push(UnheldRelease{cycle, mshr, m.version});
   if (progress_) progress_->note(cycle);  // the fill lands then
   Line* line = find(m.line);
   if (line && line->fill_cycle == kUnknown && line->mshr == mshr) line->fill_cycle = cycle;
@@ -134,45 +143,109 @@ void Cache::fill(uint32_t mshr, uint64_t cycle) {
 }
 
 void Cache::pump(uint64_t now) {
-  while (!waiting_.empty()) {
-    Mshr* earliest = nullptr;
-    for (Mshr& m : mshrs_) {
-      if (m.held_by || m.release == kUnknown) continue;
-      if (!earliest || m.release < earliest->release) earliest = &m;
-    }
+  while (!waiting_seq_.empty()) {
+    const Mshr* earliest = earliest_unheld();
     if (!earliest) return;
+    // The first live waiter (stale entries: requesters that came back).
+    for (;;) {
+      const Waiter& front = waiting_.front();
+      const uint64_t* live = waiting_seq_.find(front.client, front.tag);
+      if (live && *live == front.seq) break;
+      waiting_.pop_front();
+    }
     const Waiter waiter = waiting_.front();
     waiting_.pop_front();
-    earliest->held_by = waiter.client;
-    earliest->held_tag = waiter.tag;
-    earliest->exclusive = waiter.exclusive;
-    any_hold_ = true;
-    waiter.client->mem_retry(waiter.tag, std::max(earliest->release, now));
+    waiting_seq_.erase(waiter.client, waiter.tag);
+    const auto index = static_cast<uint32_t>(earliest - mshrs_.data());
+    const uint64_t release = earliest->release;
+    hold(index, waiter.client, waiter.tag, waiter.exclusive);
+    waiter.client->mem_retry(waiter.tag, std::max(release, now));
   }
 }
 
 void Cache::park(MemClient* client, uint64_t tag, bool exclusive) {
-  for (const Waiter& w : waiting_)
-    if (w.client == client && w.tag == tag) return;
-  waiting_.push_back(Waiter{client, tag, exclusive});
+  if (!waiting_seq_.emplace(client, tag, next_waiter_seq_).second) return;
+  waiting_.push_back(Waiter{client, tag, exclusive, next_waiter_seq_++});
+  // Stale entries behind a live front are dropped only when they reach it:
+  // rebuild the FIFO when they outnumber the live ones.
+  if (waiting_.size() > 2 * waiting_seq_.size() + 64) {
+    std::deque<Waiter> live;
+    for (const Waiter& w : waiting_) {
+      const uint64_t* seq = waiting_seq_.find(w.client, w.tag);
+      if (seq && *seq == w.seq) live.push_back(w);
+    }
+    waiting_.swap(live);
+  }
 }
 
-void Cache::release_holds(const MemClient* client, uint64_t tag, uint64_t cycle) {
-  if (waiting_.empty() && !any_hold_) return;  // nothing promised, nobody waiting: nothing to pump
-  for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
-    if (it->client == client && it->tag == tag) {
-      waiting_.erase(it);
-      break;
-    }
-  }
-  if (any_hold_) {
-    any_hold_ = false;
-    for (Mshr& m : mshrs_) {
-      if (m.held_by == client && m.held_tag == tag) m.held_by = nullptr;
-      any_hold_ = any_hold_ || m.held_by;
+void Cache::release_holds_of(const MemClient* client, uint64_t tag, uint64_t cycle) {
+  waiting_seq_.erase(client, tag);  // its FIFO entry goes stale
+  if (held_ > 0) {
+    if (const uint32_t* first = holds_.find(client, tag)) {
+      for (uint32_t index = *first; index != kNoMshr;) {
+        const uint32_t next = mshrs_[index].next_held;
+        unhold(index);
+        index = next;
+      }
     }
   }
   pump(cycle);
+}
+
+void Cache::hold(uint32_t index, MemClient* client, uint64_t tag, bool exclusive) {
+  Mshr& m = mshrs_[index];
+  m.held_by = client;
+  m.held_tag = tag;
+  m.exclusive = exclusive;
+  ++m.version;  // off the list of unheld releases
+  ++held_;
+  if (!exclusive) ++held_plain_;
+  // First in the requester's list.
+  uint32_t& first = *holds_.emplace(client, tag, kNoMshr).first;
+  m.prev_held = kNoMshr;
+  m.next_held = first;
+  if (first != kNoMshr) mshrs_[first].prev_held = index;
+  first = index;
+}
+
+void Cache::unhold(uint32_t index) {
+  Mshr& m = mshrs_[index];
+  if (!m.held_by) return;
+  // Out of the requester's list (the list and its entry go with its last MSHR).
+  if (m.next_held != kNoMshr) mshrs_[m.next_held].prev_held = m.prev_held;
+  if (m.prev_held != kNoMshr) {
+    mshrs_[m.prev_held].next_held = m.next_held;
+  } else if (m.next_held != kNoMshr) {
+    *holds_.find(m.held_by, m.held_tag) = m.next_held;
+  } else {
+    holds_.erase(m.held_by, m.held_tag);
+  }
+  m.prev_held = m.next_held = kNoMshr;
+  --held_;
+  if (!m.exclusive) --held_plain_;
+  m.held_by = nullptr;
+  ++m.version;
+  if (m.release != kUnknown) unheld_releases_.push(UnheldRelease{m.release, index, m.version});
+}
+
+const Cache::Mshr* Cache::earliest_unheld() const {
+  while (!unheld_releases_.empty()) {
+    const UnheldRelease& top = unheld_releases_.top();
+    const Mshr& m = mshrs_[top.mshr];
+    if (m.version == top.version) return &m;
+    unheld_releases_.pop();
+  }
+  return nullptr;
+}
+
+const Cache::Mshr* Cache::own_free_hold(const MemClient* client, uint64_t tag, uint64_t start) const {
+  const uint32_t* first = holds_.find(client, tag);
+  const Mshr* best = nullptr;
+  for (uint32_t index = first ? *first : kNoMshr; index != kNoMshr; index = mshrs_[index].next_held) {
+    const Mshr& m = mshrs_[index];
+    if (m.exclusive && mshr_free(m, start) && (!best || &m < best)) best = &m;
+  }
+  return best;
 }
 
 Cache::Check Cache::check(uint64_t first_line, uint64_t count, uint64_t step, uint64_t cycle,
@@ -191,6 +264,15 @@ Cache::Check Cache::check(uint64_t first_line, uint64_t count, uint64_t step, ui
     throw std::invalid_argument(fmt::format("cache: a request missing {} lines can never get that many MSHRs (has {})",
                                             needed, mshrs_.size()));
   }
+  // One MSHR, and no hold that anyone may use: free exactly when the
+  // earliest unheld release has passed or one promised to this requester
+  // has (no scan).
+  if (needed == 1 && held_plain_ == 0) {
+    const Mshr* earliest = earliest_unheld();
+    if ((earliest && earliest->release <= start) || (held_ > 0 && own_free_hold(client, tag, start)))
+      return Check{true, start, 0, 1};
+    return Check{false, start, 1, 1};
+  }
   // Counting stops once there are enough: only a refusal needs the total.
   uint64_t free = 0;
   for (const Mshr& m : mshrs_)
@@ -200,26 +282,32 @@ Cache::Check Cache::check(uint64_t first_line, uint64_t count, uint64_t step, ui
 
 uint64_t Cache::retry_cycle(const Check& refused, MemClient* client, uint64_t tag, bool single) {
   const uint64_t start = refused.start, more = refused.more;
-  if (client) {
-    // Promised one already (it came back early): then.
-    for (const Mshr& m : mshrs_)
-      if (m.held_by == client && m.held_tag == tag && m.release != kUnknown && m.release > start) return m.release;
+  if (client && held_ > 0) {
+    // Promised one already (it came back early): then (the lowest-index one).
+    const uint32_t* first = holds_.find(client, tag);
+    const Mshr* promised = nullptr;
+    for (uint32_t index = first ? *first : kNoMshr; index != kNoMshr; index = mshrs_[index].next_held) {
+      const Mshr& m = mshrs_[index];
+      if (m.release != kUnknown && m.release > start && (!promised || &m < promised)) promised = &m;
+    }
+    if (promised) return promised->release;
   }
   if (single) {
     // The earliest known release promised to nobody; promised to this client.
-    Mshr* earliest = nullptr;
-    for (Mshr& m : mshrs_) {
-      if (m.held_by || m.release == kUnknown || m.release <= start) continue;
-      if (!earliest || m.release < earliest->release) earliest = &m;
+    // (An unheld release at or before `start` would have been free for this
+    // request, so the earliest lies after it; the scan is for safety.)
+    const Mshr* earliest = earliest_unheld();
+    if (earliest && earliest->release <= start) {
+      earliest = nullptr;
+      for (const Mshr& m : mshrs_) {
+        if (m.held_by || m.release == kUnknown || m.release <= start) continue;
+        if (!earliest || m.release < earliest->release) earliest = &m;
+      }
     }
     if (earliest) {
-      if (client) {
-        earliest->held_by = client;
-        earliest->held_tag = tag;
-        earliest->exclusive = true;
-        any_hold_ = true;
-      }
-      return earliest->release;
+      const uint64_t release = earliest->release;
+      if (client) hold(static_cast<uint32_t>(earliest - mshrs_.data()), client, tag, true);
+      return release;
     }
   } else {
     // Several MSHRs at once (a request over several lines): when enough of
@@ -259,18 +347,17 @@ void Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t 
     if (way.valid()) ++evictions_;
     // check() guaranteed a free MSHR for every missing line; one held for
     // this requester first.
-    auto free = mshrs_.end();
-    if (any_hold_ && client)  // (any_hold_ false: no MSHR is held for anyone)
-      free = std::find_if(mshrs_.begin(), mshrs_.end(), [&](const Mshr& m) {
-        return m.held_by == client && m.held_tag == tag && m.exclusive && mshr_free(m, start);
-      });
-    if (free == mshrs_.end())
-      free = std::find_if(mshrs_.begin(), mshrs_.end(),
-                          [&](const Mshr& m) { return (!m.held_by || !m.exclusive) && mshr_free(m, start); });
-    const auto mshr = static_cast<uint32_t>(free - mshrs_.begin());
+    const Mshr* own = held_ > 0 && client ? own_free_hold(client, tag, start) : nullptr;
+    const auto mshr = static_cast<uint32_t>(
+        own ? own - mshrs_.data()
+            : std::find_if(mshrs_.begin(), mshrs_.end(),
+                           [&](const Mshr& m) { return (!m.held_by || !m.exclusive) && mshr_free(m, start); }) -
+                  mshrs_.begin());
+    Mshr* free = &mshrs_[mshr];
+    unhold(mshr);
     free->release = kUnknown;
+    ++free->version;
     free->line = line;
-    free->held_by = nullptr;
     free->asked = false;
     free->waiters.assign(1, {&joins, join});
     joins.add_pending_part(join);
@@ -382,6 +469,10 @@ void Cache::invalidate() {
   sparse_.clear();
   std::fill(mshrs_.begin(), mshrs_.end(), Mshr{});
   waiting_.clear();
+  waiting_seq_.clear();
+  holds_.clear();
+  held_ = held_plain_ = 0;
+  list_every_mshr_unheld();
   joins_.clear();
   port_free_cycle_ = 0;
   use_stamp_ = 0;
@@ -408,7 +499,7 @@ uint64_t Cache::tag_entries() const {
 
 std::string Cache::describe(uint64_t cycle) const {
   const uint32_t busy = mshrs_in_use(cycle);
-  if (busy == 0 && waiting_.empty()) return "";
+  if (busy == 0 && waiting_seq_.empty()) return "";
   std::string out = fmt::format("{}: {} of {} MSHRs busy", name_, busy, mshrs_.size());
   // The MSHRs that wait on something not known yet: these are what a stuck
   // run is waiting for. (Few are listed: the count says how many.)
@@ -431,8 +522,8 @@ std::string Cache::describe(uint64_t cycle) const {
   if (unknown > kListed) out += fmt::format("; {} more", unknown - kListed);
   if (unknown > 0) out += ")";
   if (latest > 0) out += fmt::format(", {} fills known, the last landing at cycle {}", busy - unknown, latest);
-  if (!waiting_.empty())
-    out += fmt::format("; {} requesters parked until an MSHR's release is known", waiting_.size());
+  if (!waiting_seq_.empty())
+    out += fmt::format("; {} requesters parked until an MSHR's release is known", waiting_seq_.size());
   return out;
 }
 

@@ -8,11 +8,19 @@
 // size the configuration allows (up to 1 GiB per cache) costs memory in
 // proportion to the lines it has actually held. Both behave the same: a set
 // fills its ways, then replaces its least recently used line.
+//
+// MSHR bookkeeping scans nothing per request: the unheld MSHRs with a known
+// release sit in a min-heap (earliest release, then lowest index: the one a
+// scan would pick), and the requesters waiting to be told, and the MSHRs
+// promised to each, are found by requester (RequesterTable). A saturated
+// L1 refuses most requests, and each refusal used to walk every MSHR and
+// every waiter.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <queue>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -21,6 +29,7 @@
 #include "model/mem/event_queue.h"
 #include "model/mem/join.h"
 #include "model/mem/mem_level.h"
+#include "model/mem/requester_table.h"
 #include "model/sim/progress.h"
 #include "model/sim/stats.h"
 
@@ -91,7 +100,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // MSHRs whose fill cycle is not known yet (asked below, or about to be).
   uint32_t fills_not_known() const;
   // Requesters refused while no release was known, waiting to be told.
-  size_t waiters() const { return waiting_.size(); }
+  size_t waiters() const { return waiting_seq_.size(); }
 
   // Caches of more lines than this keep only the sets they touch.
   static constexpr uint64_t kDenseTagLines = 8192;
@@ -115,6 +124,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
 
   static constexpr uint64_t kUnknown = UINT64_MAX;  // a fill cycle not known yet
   static constexpr uint64_t kNoLine = UINT64_MAX;   // an empty way's tag
+  static constexpr uint32_t kNoMshr = UINT32_MAX;
 
   struct Line {
     // The full line number (address / line_bytes), kNoLine while the way
@@ -139,7 +149,19 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
     uint64_t held_tag = 0;
     bool exclusive = false;
     bool asked = false;  // `next` accepted this MSHR's request (no second one)
+    // Bumped whenever the MSHR's release or hold changes: an entry of
+    // unheld_releases_ with an older version is stale.
+    uint32_t version = 0;
+    // The other MSHRs promised to the same requester (a list from holds_).
+    uint32_t prev_held = kNoMshr, next_held = kNoMshr;
     std::vector<std::pair<JoinTable*, uint32_t>> waiters;  // joins waiting for the fill
+  };
+
+  // An MSHR with a known release and no hold, as unheld_releases_ lists it.
+  struct UnheldRelease {
+    uint64_t release;
+    uint32_t mshr, version;
+    bool operator>(const UnheldRelease& o) const { return release != o.release ? release > o.release : mshr > o.mshr; }
   };
 
   // A slice of a SlicedCache with `interleave` slices sees every
@@ -194,8 +216,23 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // release first, to the waiters in FIFO order, and tells them when to retry.
   void pump(uint64_t now);
   // The requester came back: its promises end (used or not), then pump.
-  void release_holds(const MemClient* client, uint64_t tag, uint64_t cycle);
+  // (Called on every request; nothing to do unless someone waits or holds.)
+  void release_holds(const MemClient* client, uint64_t tag, uint64_t cycle) {
+    if (!waiting_seq_.empty() || held_ > 0) release_holds_of(client, tag, cycle);
+  }
+  void release_holds_of(const MemClient* client, uint64_t tag, uint64_t cycle);
   void park(MemClient* client, uint64_t tag, bool exclusive);  // once per requester
+  // Holds, always through these (they keep the counts and the index right).
+  void hold(uint32_t mshr, MemClient* client, uint64_t tag, bool exclusive);
+  void unhold(uint32_t mshr);
+  // The unheld MSHR with the earliest known release (lowest index on a tie),
+  // or nullptr: the top of unheld_releases_, stale entries dropped.
+  const Mshr* earliest_unheld() const;
+  // The lowest-index MSHR promised exclusively to the requester that is
+  // free at `start`; nullptr if none.
+  const Mshr* own_free_hold(const MemClient* client, uint64_t tag, uint64_t start) const;
+  // Every MSHR free from cycle 0 and held by nobody: all on the list.
+  void list_every_mshr_unheld();
   // Reserves the port for `bytes` from max(cycle, port free); returns that start.
   uint64_t reserve_port(uint64_t bytes, uint64_t cycle);
   // A present line served from `start`: a hit, or a merge into its fill.
@@ -219,13 +256,28 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // the first of them (FIFO) when it can try again.
   // A waiter lacking several MSHRs is woken without a hold: holding part of
   // what it needs while others hold the rest would deadlock.
+  // Indexed so that no request scans them (a saturated L1 has hundreds):
+  // waiting_seq_ says which requesters wait and which FIFO entry is theirs;
+  // an entry whose requester left (came back on its own) stays in the FIFO,
+  // stale, until it reaches the front.
   struct Waiter {
     MemClient* client;
     uint64_t tag;
     bool exclusive;  // needs a single MSHR: the release it is promised is kept for it
+    uint64_t seq;    // waiting_seq_'s value for it while it is live
   };
   std::deque<Waiter> waiting_;
-  bool any_hold_ = false;  // some MSHR may be held (skips the scan when none is)
+  RequesterTable<uint64_t> waiting_seq_;
+  uint64_t next_waiter_seq_ = 0;
+  // The first MSHR promised to each requester (the rest linked through
+  // prev_held/next_held), and how many MSHRs are held in all and how many
+  // of those non-exclusively.
+  RequesterTable<uint32_t> holds_;
+  uint32_t held_ = 0, held_plain_ = 0;
+  // Every unheld MSHR with a known release, earliest first (a min-heap with
+  // stale entries dropped lazily, hence mutable: the const lookups tidy it).
+  mutable std::priority_queue<UnheldRelease, std::vector<UnheldRelease>, std::greater<UnheldRelease>>
+      unheld_releases_;
   std::vector<uint64_t> releases_scratch_;  // retry_cycle's buffer
   std::vector<std::pair<JoinTable*, uint32_t>> spare_waiters_;  // fill()'s: storage passed between MSHRs
   EventSink* events_ = nullptr;
