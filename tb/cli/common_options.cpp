@@ -74,6 +74,18 @@ void add_debug_option(CLI::App* command) {
       fmt::format("Print debug lines of the named parts on stderr: {}", sim::debug_category_names()));
 }
 
+uint64_t parse_scoreboard(const std::string& text) {
+  if (text == "all") return 1;
+  if (text == "off") return 0;
+  const std::string prefix = "sample:";
+  if (text.rfind(prefix, 0) == 0 && text.size() > prefix.size() && text.size() <= prefix.size() + 9 &&
+      text.find_first_not_of("0123456789", prefix.size()) == std::string::npos) {
+    const uint64_t every = std::stoull(text.substr(prefix.size()));
+    if (every >= 1) return every;
+  }
+  throw UsageError(fmt::format("--scoreboard: expected all, off or sample:N with N >= 1, got '{}'", text));
+}
+
 void add_chip_threads_option(CLI::App* command, unsigned& threads) {
   command
       ->add_option("--threads", threads,

@@ -48,6 +48,10 @@ std::unique_ptr<TraceOutput> open_trace(const TraceOptions& trace, uint64_t peri
 // --debug td,mem,chip: named debug lines on stderr (model/sim/debug.h).
 void add_debug_option(CLI::App* command);
 
+// --scoreboard all|off|sample:N: "all" -> 1, "off" -> 0, "sample:N" -> N
+// (N >= 1: every Nth instruction is checked).
+uint64_t parse_scoreboard(const std::string& text);
+
 // --threads N: threads that tick the chip's TDs within a clock (default 1);
 // any N gives the same bits. The rtl datapaths run on one thread: N > 1
 // with td.datapath: rtl is refused.

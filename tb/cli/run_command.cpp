@@ -67,19 +67,6 @@ scene::BvhOptions bvh_options(const cfg::BvhConfig& config) {
   return options;
 }
 
-// "all" -> 1, "off" -> 0, "sample:N" -> N (N >= 1).
-uint64_t parse_scoreboard(const std::string& text) {
-  if (text == "all") return 1;
-  if (text == "off") return 0;
-  const std::string prefix = "sample:";
-  if (text.rfind(prefix, 0) == 0 && text.size() > prefix.size() && text.size() <= prefix.size() + 9 &&
-      text.find_first_not_of("0123456789", prefix.size()) == std::string::npos) {
-    const uint64_t every = std::stoull(text.substr(prefix.size()));
-    if (every >= 1) return every;
-  }
-  throw UsageError(fmt::format("--scoreboard: expected all, off or sample:N with N >= 1, got '{}'", text));
-}
-
 traversal::ShaderParams shader_params(const cfg::ShaderConfig& config) {
   traversal::ShaderParams params;
   params.lanes_per_wave = config.lanes_per_wave;

@@ -109,9 +109,11 @@ struct PeakOptions {
   std::string json;
   std::vector<std::string> stats;
   TraceOptions trace;
+  std::string scoreboard = "all";
 };
 
-int run_peak(const CLI::App* command, const PeakOptions& options) {
+int run_peak(const CLI::App* command, PeakOptions options) {
+  options.bench.check_every = parse_scoreboard(options.scoreboard);
   if (!options.bench.bandwidth) refuse_if_given(command, "--bandwidth-waves", "with --no-bandwidth");
   check_stats_names(options.stats);
   check_trace_options(command, options.trace);
@@ -285,6 +287,10 @@ int main(int argc, char** argv) {
       ->check(td::tb::unsigned_in(0, UINT64_MAX))
       ->capture_default_str();
   add_chip_threads_option(peak_cmd, peak.bench.threads);
+  peak_cmd
+      ->add_option("--scoreboard", peak.scoreboard,
+                   "Check lanes against the golden reference: all, off, or sample:N (every Nth instruction)")
+      ->capture_default_str();
   peak_cmd->add_flag("!--no-latency", peak.bench.latency, "Skip the latency microbenchmark");
   peak_cmd->add_flag("!--no-bandwidth", peak.bench.bandwidth, "Skip the bandwidth microbenchmarks");
   add_stats_option(peak_cmd, peak.stats, "Write every statistic");

@@ -18,18 +18,22 @@ uint32_t Scoreboard::check(const WaveInstr& instr, const WaveResult& result, con
     report(order, fmt::format("wave {}: {} lanes returned for {} issued", instr.id, result.lanes.size(), lanes));
     return 1;
   }
-  for (size_t i = 0; i < lanes; ++i) {
-    const LaneResult expected = ref::intersect(instr.descriptor, instr.lanes[i], memory);
-    ++lanes_checked_;
-    if (!instr.lanes[i].exec) ++inactive_lanes_checked_;
-    if (result.lanes[i].same_value(expected)) continue;
-    ++bad;
-    ++mismatches_;
-    if (reports_.size() < kMaxReports)
-      report(order, fmt::format("wave {} lane {}: reference {} model {}", instr.id, i, format_result(expected),
-                                format_result(result.lanes[i])));
-  }
+  for (size_t i = 0; i < lanes; ++i)
+    if (!check_lane(instr.descriptor, instr.lanes[i], result.lanes[i], memory, instr.id, i, order)) ++bad;
   return bad;
+}
+
+bool Scoreboard::check_lane(const Descriptor& descriptor, const LaneInput& input, const LaneResult& result,
+                            const MemoryImage& memory, uint64_t wave_id, size_t lane_index, uint64_t order) {
+  const LaneResult expected = ref::intersect(descriptor, input, memory);
+  ++lanes_checked_;
+  if (!input.exec) ++inactive_lanes_checked_;
+  if (result.same_value(expected)) return true;
+  ++mismatches_;
+  if (reports_.size() < kMaxReports)
+    report(order, fmt::format("wave {} lane {}: reference {} model {}", wave_id, lane_index, format_result(expected),
+                              format_result(result)));
+  return false;
 }
 
 void Scoreboard::report_unknown(uint64_t wave_id, uint64_t order) {

@@ -21,6 +21,9 @@ class Scoreboard {
  public:
   // Compares each lane; returns the number of mismatching lanes.
   uint32_t check(const WaveInstr& instr, const WaveResult& result, const MemoryImage& memory, uint64_t order = 0);
+  // Compares one lane (lane `lane_index` of wave `wave_id`); true if it matches.
+  bool check_lane(const Descriptor& descriptor, const LaneInput& input, const LaneResult& result,
+                  const MemoryImage& memory, uint64_t wave_id, size_t lane_index, uint64_t order = 0);
 
   // A returned instruction that was never issued (or returned twice).
   void report_unknown(uint64_t wave_id, uint64_t order = 0);

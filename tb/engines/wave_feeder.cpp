@@ -72,7 +72,7 @@ bool WaveFeeder::wave_completed(uint32_t td_index, WaveResult& result) {
   for (const LaneResult& lane : result.lanes) active += lane.written ? 1 : 0;
   completions_.push_back(Returned{td_index, result.complete_cycle, active});
   if (completion_) completion_(td_index, it->second, result);
-  if (check_) {
+  if (check_every_ != 0 && result.id % check_every_ == 0) {
     // Checked by process_returned(), maybe on another thread: kept until then
     // (in storage reused from earlier checks: no allocation per instruction).
     TdChecks& checks = checks_.at(td_index);

@@ -52,8 +52,12 @@ class WaveFeeder : public timing::WaveClient {
 
   // Every check so far (any still waiting run first), merged over the TDs.
   const Scoreboard& scoreboard();
-  // Off only to measure the timing model's own speed (tdsim bench).
-  void set_scoreboard_enabled(bool enabled) { check_ = enabled; }
+  // The scoreboard checks every instruction whose id is a multiple of
+  // `every` (1: all, the default; 0: none, to measure the timing model's
+  // own speed or where the caller compares the results itself).
+  void set_scoreboard_every(uint64_t every) { check_every_ = every; }
+  void set_scoreboard_enabled(bool enabled) { check_every_ = enabled ? 1 : 0; }
+  uint64_t scoreboard_every() const { return check_every_; }
   uint64_t waves_completed() const { return waves_completed_; }
   // Accept cycle of the first and completion cycle of the last instruction.
   uint64_t first_accept_cycle() const { return first_accept_; }
@@ -93,7 +97,7 @@ class WaveFeeder : public timing::WaveClient {
   Scoreboard unknown_;        // results nobody issued
   Scoreboard merged_;         // scoreboard()'s answer
   uint64_t returned_ = 0;     // results taken so far
-  bool check_ = true;
+  uint64_t check_every_ = 1;
   uint64_t waves_completed_ = 0;
   uint64_t first_accept_ = UINT64_MAX, last_complete_ = 0;
   std::vector<Returned> completions_;

@@ -157,6 +157,7 @@ class Bench {
         chip_("chip", config, feeder_, stats) {
     chip_.set_memory(memory_);
     chip_.set_threads(options.threads);
+    feeder_.set_scoreboard_every(options.check_every);
     if (vcd) chip_.attach_trace(*vcd);
   }
 
@@ -289,7 +290,7 @@ class Bench {
     path.cycles += chip_.end_cycle() - cycles_before;
     feeder_.set_completion(nullptr);
     chip_.set_threads(1);
-    feeder_.set_scoreboard_enabled(true);
+    feeder_.set_scoreboard_every(options_.check_every);
     for (const LaneInput& lane : lanes) path.items += lane.exec ? 1 : 0;
 
     const Descriptor descriptor = peak_descriptor();
@@ -637,6 +638,7 @@ MicrobenchReport run_microbenchmarks(const cfg::Config& config, const Microbench
   report.effective_config = cfg::to_yaml(config);
   report.tds = config.td_count();
   report.clock_mhz = config.chip.clock_mhz;
+  report.check_every = options.check_every;
   Bench bench(config, options, stats, vcd);
   try {
     run_phases(config, options, bench, report);
@@ -673,9 +675,12 @@ std::string format_report(const MicrobenchReport& r) {
                          percent_text(b.l0_hit_rate), percent_text(b.l1_hit_rate), percent_text(b.l2_hit_rate),
                          b.limited_by);
   }
-  out += fmt::format("\nscoreboard: {} lanes checked against the reference ({} active, {} inactive), {} mismatches\n",
-                     r.lanes_checked, r.lanes_checked - r.inactive_lanes_checked, r.inactive_lanes_checked,
-                     r.mismatches);
+  const std::string mode = r.check_every == 0   ? "off"
+                           : r.check_every == 1 ? "all"
+                                                : fmt::format("sample:{}", r.check_every);
+  out += fmt::format(
+      "\nscoreboard ({}): {} lanes checked against the reference ({} active, {} inactive), {} mismatches\n", mode,
+      r.lanes_checked, r.lanes_checked - r.inactive_lanes_checked, r.inactive_lanes_checked, r.mismatches);
   for (const std::string& line : r.mismatch_reports) out += "  " + line + "\n";
   out += fmt::format("simulated {} cycles, {} lane tests (active lanes through a datapath) in {:.2f} s wall: "
                      "{:.2f} M lane-tests/s\n", r.total_cycles,

@@ -6,7 +6,8 @@
 //  - latency: one lane on one TD with its node in DRAM, L2, L1 and L0;
 //  - bandwidth: random FP32 box nodes over a working set larger than L0,
 //    L1 and L2 in turn, showing how each level limits throughput.
-// Every lane of every instruction is checked by the scoreboard.
+// Every lane of every instruction is checked by the scoreboard (or every
+// Nth instruction's, or none: --scoreboard).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,7 @@ struct MicrobenchOptions {
   bool latency = true;
   bool bandwidth = true;
   unsigned threads = 1;                   // the chip's (Chip::set_threads)
+  uint64_t check_every = 1;               // the scoreboard's: 1 all, N every Nth instruction, 0 off
 };
 
 // Throughput of one peak phase. `tests_per_s` is the steady state: tests
@@ -72,6 +74,7 @@ struct MicrobenchReport {
   std::vector<BandwidthResult> bandwidth;
   uint64_t total_cycles = 0;
   uint64_t lane_tests = 0;        // lanes through the datapath
+  uint64_t check_every = 1;       // the scoreboard's sampling (MicrobenchOptions::check_every)
   uint64_t lanes_checked = 0;
   uint64_t inactive_lanes_checked = 0;
   // A signal stopped the run: the phases listed finished, the one running was dropped.

@@ -25,7 +25,8 @@ ModelTraceEngine::~ModelTraceEngine() = default;
 
 ScoreboardCounts ModelTraceEngine::scoreboard() const {
   if (!shader_) return {};
-  return ScoreboardCounts{shader_->lanes_checked(), shader_->mismatches(), shader_->mismatch_reports()};
+  const tb::Scoreboard& board = shader_->scoreboard();
+  return ScoreboardCounts{board.lanes_checked(), board.mismatches(), board.reports()};
 }
 
 void ModelTraceEngine::trace(const scene::EncodedBvh& bvh, RaySource& source,

@@ -14,7 +14,6 @@ namespace td::traversal {
 namespace {
 
 constexpr size_t kRayBatch = 4096;  // rays read from the source at a time
-constexpr size_t kMaxMismatchReports = 20;
 
 // The configuration's memory estimate counts a shader lane at this bound.
 static_assert(sizeof(RayTraversal) + sizeof(scene::SceneRay) + sizeof(uint64_t) + 1 <= chip::kShaderLaneBytes,
@@ -32,6 +31,7 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
       alu_cycles_per_iteration_(uint64_t{params.alu_instructions_per_iteration} * (params.lanes_per_wave / 32)),
       waves_(size_t{td_count} * params.simds_per_td * params.waves_per_simd),
       simd_free_cycle_(size_t{td_count} * params.simds_per_td, 0),
+      checks_(td_count),
       waves_launched_(stats.counter("waves", "waves", "waves launched (each traces up to lanes_per_wave rays)")),
       rays_finished_(stats.counter("rays", "rays", "rays whose walk ended and whose hit was delivered")),
       instructions_(stats.counter("instructions", "instructions", "image_bvh_intersect_ray issued to the TDs")),
@@ -145,29 +145,48 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   return true;
 }
 
-void TraversalShader::check_lane(const LaneInput& lane, const LaneResult& result, uint64_t instr_id,
-                                 size_t lane_index) {
-  ++lanes_checked_;
-  const LaneResult expected = ref::intersect(bvh_.descriptor, lane, bvh_.memory);
-  if (result.same_value(expected)) return;
-  ++mismatches_;
-  if (mismatch_reports_.size() < kMaxMismatchReports)
-    mismatch_reports_.push_back(fmt::format("instruction {} lane {}: reference {} model {}", instr_id, lane_index,
-                                            tb::format_result(expected), tb::format_result(result)));
+void TraversalShader::process_returned(uint32_t td_index) {
+  TdChecks& checks = checks_[td_index];
+  for (size_t k = 0; k < checks.waiting; ++k) {
+    const PendingLane& p = checks.pending[k];
+    checks.board.check_lane(bvh_.descriptor, p.input, p.result, bvh_.memory, p.instr_id, p.lane, p.order);
+  }
+  checks.waiting = 0;
 }
 
-bool TraversalShader::wave_completed(uint32_t /*td_index*/, WaveResult& result) {
+const tb::Scoreboard& TraversalShader::scoreboard() {
+  merged_.clear();
+  for (uint32_t td = 0; td < checks_.size(); ++td) {
+    process_returned(td);  // any the chip has not asked for yet
+    merged_.merge(checks_[td].board);
+  }
+  return merged_;
+}
+
+bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
   const auto it = issued_.find(result.id);
   if (it == issued_.end()) throw std::logic_error(fmt::format("shader: result for unknown instruction {}", result.id));
   const size_t index = it->second;
   issued_.erase(it);
   Wave& wave = waves_[index];
   td_wait_cycles_.add(result.complete_cycle - wave.ready_cycle);
+  const uint64_t order = returned_++;
   const bool check = params_.check_every != 0 && result.id % params_.check_every == 0;
+  TdChecks& checks = checks_[td_index];
   for (uint64_t live = wave.live; live != 0; live &= live - 1) {
     const auto lane = static_cast<uint32_t>(__builtin_ctzll(live));
     RayTraversal& walk = wave.lanes[lane];
-    if (check) check_lane(walk.next_instruction(), result.lanes[lane], result.id, lane);
+    if (check) {
+      // Checked by process_returned(), maybe on another thread: the lane's
+      // input and result kept until then (storage reused across clocks).
+      if (checks.waiting == checks.pending.size()) checks.pending.emplace_back();
+      PendingLane& pending = checks.pending[checks.waiting++];
+      pending.order = order;
+      pending.instr_id = result.id;
+      pending.lane = lane;
+      pending.input = walk.next_instruction();
+      pending.result = result.lanes[lane];
+    }
     walk.consume(result.lanes[lane]);
     if (!walk.done()) continue;
     wave.live &= ~(uint64_t{1} << lane);

@@ -13,9 +13,11 @@
 // done ends, and its slot starts a new wave while rays remain. This is a
 // WaveClient: the chip calls it, in TD order, from its clocked process.
 //
-// Every result is checked against the golden reference on the same lane and
-// memory before the traversal consumes it, so a timed run's hits are the
-// functional engine's hits or a mismatch is reported.
+// Every result (or every Nth instruction's) is checked against the golden
+// reference on the same lane and memory, so a timed run's hits are the
+// functional engine's hits or a mismatch is reported. The checks run in
+// process_returned(), on whichever thread ticks that TD, each TD with a
+// scoreboard of its own, merged in the order the results returned.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +27,7 @@
 
 #include "model/sim/stats.h"
 #include "model/td/wave_client.h"
+#include "tb/engines/scoreboard.h"
 #include "tb/run/hit_sink.h"
 #include "tb/run/ray_source.h"
 #include "tb/scene/encoded_bvh.h"
@@ -50,15 +53,15 @@ class TraversalShader final : public timing::WaveClient {
 
   bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) override;
   bool wave_completed(uint32_t td_index, WaveResult& result) override;
+  void process_returned(uint32_t td_index) override;
   // A wave belongs to one TD, and next_wave fills every empty slot while
   // rays remain: only the TD a result returns to can have new work.
   WakeOnResult wake_on_result() const override { return WakeOnResult::kSameTd; }
 
   // Every ray traced and delivered; no wave alive.
   bool done() const { return rays_exhausted_ && live_waves_ == 0; }
-  uint64_t mismatches() const { return mismatches_; }
-  uint64_t lanes_checked() const { return lanes_checked_; }
-  const std::vector<std::string>& mismatch_reports() const { return mismatch_reports_; }
+  // Every check so far (any still waiting run first), merged over the TDs.
+  const tb::Scoreboard& scoreboard();
 
  private:
   enum class WaveState : uint8_t { kEmpty, kAlu, kIssued };
@@ -77,7 +80,21 @@ class TraversalShader final : public timing::WaveClient {
   size_t waves_per_td() const { return size_t{params_.simds_per_td} * params_.waves_per_simd; }
   bool launch(size_t wave, uint64_t cycle);  // false: no rays left
   void run_alu(size_t wave, uint64_t from_cycle);
-  void check_lane(const LaneInput& lane, const LaneResult& result, uint64_t instr_id, size_t lane_index);
+
+  // Per TD: lanes returned this clock waiting for their check (the first
+  // `waiting`; the rest keep their storage), and that TD's scoreboard.
+  struct PendingLane {
+    uint64_t order = 0;  // returned_ when its instruction returned
+    uint64_t instr_id = 0;
+    uint32_t lane = 0;
+    LaneInput input;
+    LaneResult result;
+  };
+  struct TdChecks {
+    std::vector<PendingLane> pending;
+    size_t waiting = 0;
+    tb::Scoreboard board;
+  };
 
   const ShaderParams params_;
   const scene::EncodedBvh& bvh_;
@@ -94,9 +111,9 @@ class TraversalShader final : public timing::WaveClient {
   size_t ray_buffer_next_ = 0;
   bool rays_exhausted_ = false;
   uint32_t live_waves_ = 0;
-  uint64_t mismatches_ = 0;
-  uint64_t lanes_checked_ = 0;
-  std::vector<std::string> mismatch_reports_;
+  std::vector<TdChecks> checks_;
+  uint64_t returned_ = 0;   // results taken so far
+  tb::Scoreboard merged_;   // scoreboard()'s answer
 
   sim::Counter& waves_launched_;
   sim::Counter& rays_finished_;

@@ -129,6 +129,32 @@ TEST_F(Cli, PeakWritesReportJsonAndStats) {
   EXPECT_NE(csv.find("chip.wgp1.td1.tri_tests,tests,"), std::string::npos);
 }
 
+TEST_F(Cli, PeakScoreboardChecksAllASampleOrNothingAndChangesNoFigure) {
+  const std::string peak = "peak --config " + kSmallConfig + " --waves 8 --no-bandwidth --no-latency --stats ";
+  std::string stats[3];
+  uint64_t checked[3] = {};
+  const char* modes[] = {"all", "sample:4", "off"};
+  for (int i = 0; i < 3; ++i) {
+    const fs::path file = dir_ / (std::to_string(i) + ".json");
+    const RunResult result = run_tdsim(peak + file.string() + " --scoreboard " + modes[i]);
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const std::string prefix = std::string("scoreboard (") + modes[i] + "): ";
+    const size_t at = result.output.find(prefix);
+    ASSERT_NE(at, std::string::npos) << result.output;
+    checked[i] = std::stoull(result.output.substr(at + prefix.size()));
+    stats[i] = read_file(file);
+  }
+  EXPECT_GT(checked[0], 0u);
+  EXPECT_GT(checked[1], 0u);
+  EXPECT_LT(checked[1], checked[0] / 2);
+  EXPECT_EQ(checked[2], 0u);
+  EXPECT_EQ(stats[1], stats[0]);  // the scoreboard watches; it never changes the timing
+  EXPECT_EQ(stats[2], stats[0]);
+  const RunResult bad = run_tdsim("peak --scoreboard sample:0");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(last_line(bad.output), "error: --scoreboard: expected all, off or sample:N with N >= 1, got 'sample:0'");
+}
+
 TEST_F(Cli, BenchTimesEveryPathAgainstTheReference) {
   const fs::path json = dir_ / "bench.json";
   // Its temporary files (the check path's vectors and config) under dir_.
