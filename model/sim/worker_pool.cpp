@@ -44,22 +44,19 @@ void WorkerPool::run_batch(size_t count, Trampoline call, void* context) {
   if (count == 0) return;
   call_ = call;
   context_ = context;
+  count_ = count;
   error_ = nullptr;
   finished_.store(0, std::memory_order_relaxed);
   const uint64_t batch = generation_.load(std::memory_order_relaxed) + 1;
-  for (size_t s = 0; s < threads(); ++s) {
-    const uint64_t first = count * s / threads(), end = count * (s + 1) / threads();
-    shares_[s].tasks.store(first << 32 | end, std::memory_order_release);  // after call_ and context_
-    shares_[s].state.store(s == 0 ? claimed(batch) : unclaimed(batch), std::memory_order_release);
-  }
+  // Released after the batch's fields: a thread that claims a share sees them.
+  for (size_t s = 1; s < threads(); ++s) shares_[s].state.store(unclaimed(batch), std::memory_order_release);
   generation_.store(batch, std::memory_order_release);
   if (sleepers_.load(std::memory_order_acquire) > 0) {
     // Under the mutex: a worker between its check and its wait cannot miss it.
     std::lock_guard<std::mutex> lock(sleep_mutex_);
     wake_.notify_all();
   }
-  while (run_one(0, false)) {
-  }
+  run_share(0);
   for (size_t s = 1; s < threads(); ++s) claim_and_run(s, batch);  // any a worker has not claimed
   for (unsigned spins = 0; finished_.load(std::memory_order_acquire) < count; ++spins) {
     if (oversubscribed_ || spins > kSpinsBeforeYield)
@@ -74,37 +71,24 @@ bool WorkerPool::claim_and_run(size_t s, uint64_t batch) {
   uint64_t expected = unclaimed(batch);
   if (!shares_[s].state.compare_exchange_strong(expected, claimed(batch), std::memory_order_acq_rel))
     return false;
-  while (run_one(s, false)) {
-  }
+  run_share(s);
   return true;
 }
 
-bool WorkerPool::run_one(size_t s, bool from_back) {
-  std::atomic<uint64_t>& tasks = shares_[s].tasks;
-  uint64_t range = tasks.load(std::memory_order_acquire);
-  for (;;) {
-    const uint64_t front = range >> 32, back = range & 0xffffffffu;
-    if (front >= back) return false;
-    const uint64_t taken = from_back ? back - 1 : front;
-    const uint64_t rest = from_back ? (front << 32 | (back - 1)) : ((front + 1) << 32 | back);
-    if (tasks.compare_exchange_weak(range, rest, std::memory_order_acq_rel, std::memory_order_acquire)) {
-      run_task(static_cast<size_t>(taken));
-      return true;
+void WorkerPool::run_share(size_t s) {
+  const size_t first = count_ * s / threads(), end = count_ * (s + 1) / threads();
+  for (size_t i = first; i < end; ++i) {
+    try {
+      call_(context_, i);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex_);
+      if (!error_ || i < error_index_) {
+        error_ = std::current_exception();
+        error_index_ = i;
+      }
     }
   }
-}
-
-void WorkerPool::run_task(size_t i) {
-  try {
-    call_(context_, i);
-  } catch (...) {
-    std::lock_guard<std::mutex> lock(error_mutex_);
-    if (!error_ || i < error_index_) {
-      error_ = std::current_exception();
-      error_index_ = i;
-    }
-  }
-  finished_.fetch_add(1, std::memory_order_acq_rel);
+  if (end > first) finished_.fetch_add(end - first, std::memory_order_acq_rel);
 }
 
 void WorkerPool::worker_loop(size_t s) {

@@ -5,11 +5,12 @@
 //  - a batch is cut into one contiguous share per thread, so a thread works
 //    on the same tasks clock after clock and their state stays in its core's
 //    caches (handing tasks out one by one moved every TD between cores);
-//  - a worker claims its share when it wakes and takes its tasks from the
-//    front; the caller, done with its own, takes over any share not claimed
-//    yet (a worker still asleep, or more threads than cores) and takes the
-//    tasks left at the back of the others, so no batch waits for a sleeping
-//    or slower thread;
+//  - a worker claims its share when it wakes; the caller, done with its
+//    own, takes over any share not claimed yet (a worker still asleep, or
+//    more threads than cores), so no batch waits for a sleeping thread.
+//    (Stealing tasks from a working thread's share was tried: it moved TDs
+//    between cores again and cost more than it saved.) A share's tasks are
+//    counted done once, at its end, not one atomic add per task;
 //  - between batches workers spin a while before they sleep: waking a
 //    sleeping thread costs more than a clock's work.
 // A batch's result must not depend on which thread ran which task; the chip
@@ -49,23 +50,18 @@ class WorkerPool {
 
  private:
   using Trampoline = void (*)(void* context, size_t index);
-  // A thread's share of the current batch. `state` is (batch << 1) |
-  // claimed: claimed by compare-and-swap, by its worker or by the caller,
-  // never both; a worker late from an earlier batch finds another batch
-  // number and leaves the share alone. `tasks` holds the share's tasks not
-  // taken yet, [front, back) as front << 32 | back: the claimer takes from
-  // the front, the caller steals from the back. One cache line each.
+  // A thread's share of the current batch: (batch << 1) | claimed. Claimed
+  // by compare-and-swap, by its worker or by the caller, never both; a
+  // worker late from an earlier batch finds another batch number and leaves
+  // the share alone. One cache line each: threads do not share theirs.
   struct alignas(64) Share {
     std::atomic<uint64_t> state{0};
-    std::atomic<uint64_t> tasks{0};
   };
 
   void run_batch(size_t count, Trampoline call, void* context);
   // Claims share `s` of batch `batch`; runs its tasks if the claim succeeded.
   bool claim_and_run(size_t s, uint64_t batch);
-  // Takes one task of share `s` (front or back); false when none is left.
-  bool run_one(size_t s, bool from_back);
-  void run_task(size_t i);
+  void run_share(size_t s);
   void worker_loop(size_t s);
 
   std::vector<std::thread> workers_;  // worker i owns share i + 1 (share 0 is the caller's)
@@ -74,6 +70,7 @@ class WorkerPool {
   // thread only after it claimed a share of it.
   Trampoline call_ = nullptr;
   void* context_ = nullptr;
+  size_t count_ = 0;
   std::atomic<size_t> finished_{0};      // tasks returned in this batch
   std::atomic<uint64_t> generation_{0};  // the batch number, for the workers' wait
   std::atomic<bool> stopping_{false};
