@@ -100,7 +100,7 @@ class Chip : public sc_core::sc_module {
   void attach_trace(sim::VcdWriter& vcd);
   // Threads that tick the TDs' pipelines (1: the SystemC thread alone).
   // Traced clocks and --debug runs tick on one thread: their lines and
-  // samples are written as the TDs tick. Call before run_until_idle.
+  // samples are written as the TDs tick. Change it only while the chip is idle.
   void set_threads(unsigned threads);
   unsigned threads() const { return pool_ ? pool_->threads() : 1; }
 
