@@ -108,35 +108,32 @@ void Chip::clock_edge() {
 void Chip::tick_tds_parallel(uint64_t cycle) {
   // Client sides in TD order, each TD's due cycle read at its turn (a
   // result returned by an earlier TD may wake a later one this clock).
-  size_t due = 0;
-  for (size_t k = 0; k < tds_.size(); ++k) {
-    timing::Td& t = *tds_[k];
-    ticking_[k] = t.due_cycle() <= cycle;
-    if (!ticking_[k]) continue;
-    t.tick_client_side(cycle);
-    ++due;
+  ticking_.clear();
+  for (timing::Td* t : tds_) {
+    if (t->due_cycle() > cycle) continue;
+    t->tick_client_side(cycle);
+    ticking_.push_back(t);
   }
-  // Task k is TD k's pipeline (if it ticks): the pool gives a thread the
-  // same TDs every clock. Below two TDs the pipelines run here.
+  // Task k is the k-th due TD's pipeline: the pool cuts the due TDs into
+  // one contiguous run per thread, so each thread gets as many and, while
+  // the same TDs are due, the same ones. Below two TDs they run here.
   auto pipeline = [this, cycle](size_t k) {
-    if (!ticking_[k]) return;
-    timing::Td& t = *tds_[k];
+    timing::Td& t = *ticking_[k];
     t.tick_pipeline(cycle);
     if (t.returned_wave()) tap_.process_returned(t.index());
   };
-  if (due < 2) {
-    for (size_t k = 0; k < tds_.size(); ++k) pipeline(k);
+  if (ticking_.size() < 2) {
+    for (size_t k = 0; k < ticking_.size(); ++k) pipeline(k);
   } else {
-    pool_->run(tds_.size(), pipeline);
+    pool_->run(ticking_.size(), pipeline);
   }
-  for (size_t k = 0; k < tds_.size(); ++k)
-    if (ticking_[k]) tds_[k]->release_events();
+  for (timing::Td* t : ticking_) t->release_events();
 }
 
 void Chip::set_threads(unsigned threads) {
   if (threads < 1) throw std::invalid_argument("chip: threads must be >= 1");
   pool_ = threads > 1 ? std::make_unique<sim::WorkerPool>(threads) : nullptr;
-  ticking_.assign(tds_.size(), 0);
+  ticking_.reserve(tds_.size());
 }
 
 uint64_t Chip::next_due_cycle() const {

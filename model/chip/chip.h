@@ -151,7 +151,7 @@ class Chip : public sc_core::sc_module {
   sim::VcdWriter* vcd_ = nullptr;
   sim::Counter* cycles_ = nullptr;
   std::unique_ptr<sim::WorkerPool> pool_;  // set_threads(N > 1)
-  std::vector<char> ticking_;               // per TD: ticks this clock (set_threads(N > 1))
+  std::vector<timing::Td*> ticking_;        // this clock's due TDs (set_threads(N > 1))
 };
 
 }  // namespace td::chip
