@@ -134,14 +134,19 @@ struct Value {
 
 class ConfigReader {
  public:
-  explicit ConfigReader(std::string file) : file_(std::move(file)) {}
+  ConfigReader(std::string file, const std::vector<Override>& overrides)
+      : file_(std::move(file)), overrides_(overrides) {}
 
+  // An error about `key`: at its position in the file, or naming the
+  // --set that gave it its value.
   [[noreturn]] void fail(const YAML::Mark& mark, const std::string& key, const std::string& message) const {
+    for (const Override& o : overrides_)
+      if (!key.empty() && o.key == key) throw ConfigError(o.text(), 0, 0, key, message);
     if (mark.is_null()) throw ConfigError(file_, 0, 0, key, message);
     throw ConfigError(file_, mark.line + 1, mark.column + 1, key, message);
   }
   [[noreturn]] void fail(const std::string& key, const std::string& message) const {
-    throw ConfigError(file_, 0, 0, key, message);
+    fail(YAML::Mark::null_mark(), key, message);
   }
 
   std::string read_text(const Value& value, const std::string& key) const {
@@ -212,9 +217,11 @@ class ConfigReader {
   }
 
   const std::string& file() const { return file_; }
+  const std::vector<Override>& overrides() const { return overrides_; }
 
  private:
   std::string file_;
+  const std::vector<Override>& overrides_;
 };
 
 namespace {
@@ -675,6 +682,47 @@ void check_one_document(const ConfigReader& reader, const std::string& text) {
   if (starts.size() > 1) reader.fail(starts[1], "", "a second YAML document starts here (expected exactly one)");
 }
 
+// Gives each overridden key its --set value (a YAML scalar). Nodes are
+// copied, never assigned, while walking: assigning a yaml-cpp node replaces
+// what it refers to.
+void apply_overrides(const ConfigReader& reader, const YAML::Node& root) {
+  for (const Override& o : reader.overrides()) {
+    std::vector<std::string> parts;
+    for (size_t start = 0;;) {
+      const size_t dot = o.key.find('.', start);
+      parts.push_back(o.key.substr(start, dot - start));
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    std::vector<YAML::Node> chain{root};
+    std::string path;
+    for (const std::string& part : parts) {
+      const YAML::Node& parent = chain.back();
+      const YAML::Node child = parent.IsMap() ? parent[part] : YAML::Node();
+      if (part.empty() || !child) {
+        std::vector<std::string> keys;
+        if (parent.IsMap())
+          for (const auto& entry : parent) keys.push_back(entry.first.as<std::string>());
+        throw ConfigError(o.text(), "",
+                          fmt::format("{} has no key {} (keys: {})", path.empty() ? reader.file() : path,
+                                      quote(part), fmt::join(keys, ", ")));
+      }
+      chain.push_back(child);
+      path = join_path(path, part);
+    }
+    if (chain.back().IsMap())
+      throw ConfigError(o.text(), "", fmt::format("{} is a section: --set gives one key a value", o.key));
+    YAML::Node value;
+    try {
+      value = YAML::Load(o.value);
+    } catch (const YAML::Exception&) {
+      throw ConfigError(o.text(), "", fmt::format("{} is not a YAML value", quote(o.value)));
+    }
+    YAML::Node parent = chain[chain.size() - 2];
+    parent[parts.back()] = value;
+  }
+}
+
 Config parse_documents(const ConfigReader& reader, std::string_view yaml_text) {
   if (yaml_text.size() > kMaxFileBytes) {
     reader.fail("", fmt::format("too large for a configuration ({} bytes; at most {})", yaml_text.size(),
@@ -687,6 +735,7 @@ Config parse_documents(const ConfigReader& reader, std::string_view yaml_text) {
     reader.fail(root.Mark(), "",
                 fmt::format("the top level must be a mapping with keys {} (got {})", top_level_keys(), describe(root)));
   }
+  apply_overrides(reader, root);
   Config config;
   config.source = reader.file();
   read_section(reader, Value{root, root.Mark(), root.Mark()}, "", config_section(), config);
@@ -695,8 +744,16 @@ Config parse_documents(const ConfigReader& reader, std::string_view yaml_text) {
 
 }  // namespace
 
-Config parse_config(std::string_view yaml_text, const std::string& source_name) {
-  const ConfigReader reader(source_name);
+Override parse_override(const std::string& text) {
+  const size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0)
+    throw ConfigError("--set " + text, "", "expected KEY=VALUE, e.g. --set td.box_latency_cycles=12");
+  return Override{text.substr(0, equals), text.substr(equals + 1)};
+}
+
+Config parse_config(std::string_view yaml_text, const std::string& source_name,
+                    const std::vector<Override>& overrides) {
+  const ConfigReader reader(source_name, overrides);
   try {
     return parse_documents(reader, yaml_text);
   } catch (const YAML::DeepRecursion& e) {
@@ -709,7 +766,7 @@ Config parse_config(std::string_view yaml_text, const std::string& source_name) 
   }
 }
 
-Config load_config(const std::string& path) {
+Config load_config(const std::string& path, const std::vector<Override>& overrides) {
   std::ifstream in(path, std::ios::binary);
   if (!in.is_open()) throw ConfigError(path, "", "cannot open");
   std::string text;
@@ -719,7 +776,7 @@ Config load_config(const std::string& path) {
     if (text.size() > kMaxFileBytes) break;  // parse_config reports the size
   }
   if (in.bad()) throw ConfigError(path, "", "cannot open");
-  return parse_config(text, path);
+  return parse_config(text, path, overrides);
 }
 
 Config with_datapath(Config config, const std::string& datapath) {

@@ -70,6 +70,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace td::cfg {
 
@@ -160,10 +161,26 @@ class ConfigError : public std::runtime_error {
   std::string file_, key_;
 };
 
+// `--set key.path=value`: one key of the file given another value before
+// any key is read, so the value meets the same schema (type, range, the
+// checks across keys) and the reports echo it in their effective
+// configuration. A key the file does not have is an error. Errors about
+// an overridden key name the override, e.g.
+//   --set td.box_latency_cycles=abc: td.box_latency_cycles: expected an unsigned integer (got 'abc')
+struct Override {
+  std::string key;    // "td.box_latency_cycles"
+  std::string value;  // a YAML scalar: 12, rtl, "Series X"
+  std::string text() const { return "--set " + key + "=" + value; }
+};
+// "key.path=value" as an Override; throws ConfigError naming `text` when it
+// has no '=' or an empty key.
+Override parse_override(const std::string& text);
+
 // Throws ConfigError (also for an unreadable file or invalid YAML, then
 // with the YAML parser's line and column in the message).
-Config load_config(const std::string& path);
-Config parse_config(std::string_view yaml_text, const std::string& source_name);
+Config load_config(const std::string& path, const std::vector<Override>& overrides = {});
+Config parse_config(std::string_view yaml_text, const std::string& source_name,
+                    const std::vector<Override>& overrides = {});
 
 // `config` with td.datapath set to `datapath` (an engine that asks for one,
 // as `check --engine rtl` does); throws ConfigError naming the config file

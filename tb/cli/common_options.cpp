@@ -1,7 +1,10 @@
 #include "tb/cli/common_options.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 #include "model/sim/debug.h"
@@ -72,6 +75,44 @@ void add_debug_option(CLI::App* command) {
                                                             sim::debug_category_names()));
       },
       fmt::format("Print debug lines of the named parts on stderr: {}", sim::debug_category_names()));
+}
+
+void add_set_option(CLI::App* command, std::vector<std::string>& sets) {
+  command->add_option("--set", sets,
+                      "Give one configuration key another value, e.g. --set l1.mshrs=128 (repeatable; checked like "
+                      "the file)");
+}
+
+std::string resolve_config(const std::string& file_or_name) {
+  namespace fs = std::filesystem;
+  if (fs::exists(file_or_name) || file_or_name.find('/') != std::string::npos ||
+      ends_with(file_or_name, ".yaml"))
+    return file_or_name;
+  const fs::path shipped = fs::path(TDSIM_DEFAULT_CONFIG).parent_path();
+  const fs::path named = shipped / (file_or_name + ".yaml");
+  if (fs::exists(named)) return named.string();
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(shipped))
+    if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  throw cfg::ConfigError(file_or_name, "",
+                         fmt::format("no such file, and no shipped configuration of that name (shipped: {})",
+                                     fmt::join(names, ", ")));
+}
+
+std::vector<cfg::Override> overrides_of(const std::vector<std::string>& sets) {
+  std::vector<cfg::Override> overrides;
+  for (const std::string& text : sets) {
+    overrides.push_back(cfg::parse_override(text));
+    for (size_t i = 0; i + 1 < overrides.size(); ++i)
+      if (overrides[i].key == overrides.back().key)
+        throw cfg::ConfigError(overrides.back().text(), "", fmt::format("{} is set twice", overrides.back().key));
+  }
+  return overrides;
+}
+
+cfg::Config load_chip_config(const std::string& file_or_name, const std::vector<std::string>& sets) {
+  return cfg::load_config(resolve_config(file_or_name), overrides_of(sets));
 }
 
 uint64_t parse_scoreboard(const std::string& text) {

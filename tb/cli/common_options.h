@@ -48,6 +48,15 @@ std::unique_ptr<TraceOutput> open_trace(const TraceOptions& trace, uint64_t peri
 // --debug td,mem,chip: named debug lines on stderr (model/sim/debug.h).
 void add_debug_option(CLI::App* command);
 
+// --config FILE|NAME and --set KEY=VALUE (repeatable): the chip
+// configuration a command runs. NAME is a shipped configuration
+// (configs/NAME.yaml: small, xbox_series_s, xbox_series_x); each --set
+// gives one key of it another value (cfg::Override). Throws ConfigError.
+void add_set_option(CLI::App* command, std::vector<std::string>& sets);
+std::string resolve_config(const std::string& file_or_name);
+std::vector<cfg::Override> overrides_of(const std::vector<std::string>& sets);
+cfg::Config load_chip_config(const std::string& file_or_name, const std::vector<std::string>& sets);
+
 // --scoreboard all|off|sample:N: "all" -> 1, "off" -> 0, "sample:N" -> N
 // (N >= 1: every Nth instruction is checked).
 uint64_t parse_scoreboard(const std::string& text);

@@ -85,7 +85,9 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
       "run", "Trace a scene through the chip: rays/s, box and triangle tests/s against peak, stalls, cache hit rates");
   // A flag given twice keeps its last value, so scripts/run's defaults can be overridden.
   run->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  run->add_option("--config", options.config, "Chip configuration (YAML)")->capture_default_str();
+  run->add_option("--config", options.config, "Chip configuration: a YAML file, or a shipped one's name")
+      ->capture_default_str();
+  add_set_option(run, options.sets);
   run->add_option("--scene", options.scene, "'default' (built-in, 114 k triangles) or a mesh file (OBJ, PLY, OFF, glTF, ...)")
       ->capture_default_str();
   run->add_option("--rays", options.rays, "primary, shadow, ao or diffuse (secondary rays start at the primary hits)")
@@ -149,8 +151,9 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   check_stats_names(options.stats);
   check_trace_options(command, options.trace);
   const cfg::Config config = engine_entry.datapath.empty()
-                                 ? cfg::load_config(options.config)
-                                 : cfg::with_datapath(cfg::load_config(options.config), engine_entry.datapath);
+                                 ? load_chip_config(options.config, options.sets)
+                                 : cfg::with_datapath(load_chip_config(options.config, options.sets),
+                                                      engine_entry.datapath);
   if (timed && options.threads > kMaxChipThreads)
     throw UsageError(fmt::format("--threads {}: the chip takes 1 to {} threads", options.threads, kMaxChipThreads));
   if (timed) check_chip_threads(options.threads, config);

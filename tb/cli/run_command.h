@@ -14,6 +14,7 @@ namespace td::tb {
 
 struct RunCommandOptions {
   std::string config;
+  std::vector<std::string> sets;  // --set KEY=VALUE
   std::string scene = "default";
   std::string rays = "primary";
   std::string rays_in;

@@ -55,21 +55,26 @@ constexpr int kExitBadInput = 2;
 struct CheckOptions {
   std::vector<std::string> files;
   std::string engine = "ref";
-  td::tb::EngineOptions engine_options{TDSIM_DEFAULT_CONFIG};
+  td::tb::EngineOptions engine_options{TDSIM_DEFAULT_CONFIG, {}, 1};
   td::tb::CheckOptions check;
   std::vector<std::string> stats;
+  std::vector<std::string> sets;
 };
 
-int run_check(const CLI::App* command, const CheckOptions& options) {
+int run_check(const CLI::App* command, CheckOptions options) {
   if (!td::tb::check_engines().find(options.engine)->timed) {
     const std::string why = "with --engine " + options.engine + " (no chip, no timing); use --engine model";
-    for (const char* flag : {"--config", "--lanes-per-wave", "--stats", "--debug", "--threads"})
+    for (const char* flag : {"--config", "--set", "--lanes-per-wave", "--stats", "--debug", "--threads"})
       refuse_if_given(command, flag, why);
-  } else if (options.engine_options.threads > 1) {
+  } else {
+    // The chip's configuration, checked now: a bad one runs nothing.
+    options.engine_options.config_path = resolve_config(options.engine_options.config_path);
+    options.engine_options.overrides = overrides_of(options.sets);
+    const td::cfg::Config config =
+        td::cfg::load_config(options.engine_options.config_path, options.engine_options.overrides);
+    const std::string& datapath = td::tb::check_engines().find(options.engine)->datapath;
     check_chip_threads(options.engine_options.threads,
-                       td::tb::check_engines().find(options.engine)->datapath == "rtl"
-                           ? td::cfg::with_datapath(td::cfg::load_config(options.engine_options.config_path), "rtl")
-                           : td::cfg::load_config(options.engine_options.config_path));
+                       datapath.empty() ? config : td::cfg::with_datapath(config, datapath));
   }
   check_stats_names(options.stats);
   // Read and validate everything first: a malformed file runs nothing.
@@ -110,6 +115,7 @@ struct PeakOptions {
   std::vector<std::string> stats;
   TraceOptions trace;
   std::string scoreboard = "all";
+  std::vector<std::string> sets;
 };
 
 int run_peak(const CLI::App* command, PeakOptions options) {
@@ -117,7 +123,7 @@ int run_peak(const CLI::App* command, PeakOptions options) {
   if (!options.bench.bandwidth) refuse_if_given(command, "--bandwidth-waves", "with --no-bandwidth");
   check_stats_names(options.stats);
   check_trace_options(command, options.trace);
-  const td::cfg::Config config = td::cfg::load_config(options.config);
+  const td::cfg::Config config = load_chip_config(options.config, options.sets);
   check_chip_threads(options.bench.threads, config);
   td::tb::OutputPaths outputs;
   outputs.add("--json", options.json);
@@ -146,10 +152,11 @@ struct BenchOptions {
   td::tb::SpeedOptions speed;
   std::string paths;     // comma-separated; "": all
   std::string json;
+  std::vector<std::string> sets;
 };
 
 int run_bench(const CLI::App* command, BenchOptions options) {
-  td::cfg::Config config = td::cfg::load_config(options.config);
+  td::cfg::Config config = load_chip_config(options.config, options.sets);
   if (!options.datapath.empty()) config = td::cfg::with_datapath(config, options.datapath);
   const bool rtl = config.td.datapath == "rtl";
   for (size_t start = 0; start < options.paths.size();) {
@@ -261,7 +268,8 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--engine", check.engine, "Engine to check: " + td::tb::check_engines().describe())
       ->check(CLI::IsMember(td::tb::check_engines().names()))
       ->capture_default_str();
-  check_cmd->add_option("--config", check.engine_options.config_path, "Chip configuration (engines model, rtl)")
+  check_cmd->add_option("--config", check.engine_options.config_path,
+                        "Chip configuration, a YAML file or a shipped one's name (engines model, rtl)")
       ->capture_default_str();
   check_cmd->add_option("--lanes-per-wave", check.check.lanes_per_wave,
                         "Lanes per wave instruction: 32 or 64 (engines model, rtl)")
@@ -269,12 +277,14 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   add_stats_option(check_cmd, check.stats, "Write the timing model's statistics (engines model, rtl)");
   add_chip_threads_option(check_cmd, check.engine_options.threads);
+  add_set_option(check_cmd, check.sets);
   add_debug_option(check_cmd);
 
   PeakOptions peak;
   CLI::App* peak_cmd = app.add_subcommand(
       "peak", "Microbenchmarks on the timing model: peak box/triangle rates, latency per level, bandwidth limits");
-  peak_cmd->add_option("--config", peak.config, "Chip configuration (YAML)")->capture_default_str();
+  peak_cmd->add_option("--config", peak.config, "Chip configuration: a YAML file, or a shipped one's name")
+      ->capture_default_str();
   peak_cmd->add_option("--json", peak.json, "Write the measured figures to FILE as JSON");
   peak_cmd->add_option("--waves", peak.bench.waves_per_td, "Measured wave64 instructions per TD in each peak phase")
       ->check(td::tb::unsigned_in(1, 1000000))
@@ -287,6 +297,7 @@ int main(int argc, char** argv) {
       ->check(td::tb::unsigned_in(0, UINT64_MAX))
       ->capture_default_str();
   add_chip_threads_option(peak_cmd, peak.bench.threads);
+  add_set_option(peak_cmd, peak.sets);
   peak_cmd
       ->add_option("--scoreboard", peak.scoreboard,
                    "Check lanes against the golden reference: all, off, or sample:N (every Nth instruction)")
@@ -302,7 +313,8 @@ int main(int argc, char** argv) {
       "bench",
       "Simulation speed: the timing model on the peak and memory-bound microbenchmarks, on threads and in check, "
       "each against the golden reference on the same lanes");
-  bench_cmd->add_option("--config", bench.config, "Chip configuration (YAML)")->capture_default_str();
+  bench_cmd->add_option("--config", bench.config, "Chip configuration: a YAML file, or a shipped one's name")
+      ->capture_default_str();
   bench_cmd->add_flag("--single-td", bench.single_td, "Simulate one TD (1 WGP x 1 TD) of that configuration");
   bench_cmd->add_option("--datapath", bench.datapath,
                         "The TD's datapaths: cpp (the reference's maths) or rtl (the Verilated units); default: "
@@ -325,6 +337,7 @@ int main(int argc, char** argv) {
       ->check(td::tb::unsigned_in(2, kMaxChipThreads))
       ->capture_default_str();
   bench_cmd->add_option("--json", bench.json, "Write the figures to FILE as JSON");
+  add_set_option(bench_cmd, bench.sets);
 
   GenOptions gen;
   CLI::App* gen_cmd =

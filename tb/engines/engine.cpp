@@ -26,7 +26,7 @@ class RefEngine final : public Engine {
 // names ("": the config's own).
 CheckEngines::Factory model_factory(const std::string& datapath) {
   return [datapath](const EngineOptions& options) {
-    const cfg::Config config = cfg::load_config(options.config_path);
+    const cfg::Config config = cfg::load_config(options.config_path, options.overrides);
     return make_model_engine(datapath.empty() ? config : cfg::with_datapath(config, datapath), options.threads);
   };
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "model/chip/config.h"
 #include "model/isa/memory_image.h"
 #include "model/isa/wave.h"
 #include "model/sim/stats.h"
@@ -38,6 +39,7 @@ class Engine {
 
 struct EngineOptions {
   std::string config_path;  // chip configuration (engines with timing)
+  std::vector<cfg::Override> overrides;  // --set, applied to it
   unsigned threads = 1;     // threads that tick the chip's TDs (engines with timing)
 };
 

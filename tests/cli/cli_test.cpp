@@ -155,6 +155,44 @@ TEST_F(Cli, PeakScoreboardChecksAllASampleOrNothingAndChangesNoFigure) {
   EXPECT_EQ(last_line(bad.output), "error: --scoreboard: expected all, off or sample:N with N >= 1, got 'sample:0'");
 }
 
+TEST_F(Cli, SetGivesAKeyAnotherValueOnEveryCommandAndShippedConfigsGoByName) {
+  // By name (configs/small.yaml), with an override echoed in the report.
+  const fs::path json = dir_ / "peak.json";
+  const RunResult peak = run_tdsim("peak --config small --set td.box_latency_cycles=5 --set l1.mshrs=3 --waves 2 "
+                                   "--no-bandwidth --no-latency --json " + json.string());
+  ASSERT_EQ(peak.exit_code, 0) << peak.output;
+  const std::string report = read_file(json);
+  EXPECT_NE(report.find("box_latency_cycles: 5\\n"), std::string::npos) << report;
+  EXPECT_NE(report.find("mshrs: 3\\n"), std::string::npos) << report;
+  EXPECT_NE(peak.output.find("small test chip"), std::string::npos);
+  // A different latency is a different run: the latency phase shows it.
+  const RunResult slow = run_tdsim("peak --config small --set td.box_latency_cycles=50 --waves 1 --no-bandwidth");
+  const RunResult fast = run_tdsim("peak --config small --waves 1 --no-bandwidth");
+  ASSERT_EQ(slow.exit_code, 0);
+  EXPECT_NE(slow.output.substr(slow.output.find("latency")), fast.output.substr(fast.output.find("latency")));
+  // check, run and bench take it too; the same schema refuses bad values.
+  EXPECT_EQ(run_tdsim("check " + kConformance + " --engine model --config small --set l0.mshrs=2").exit_code, 0);
+  EXPECT_EQ(run_tdsim("run --config small --set shader.stack_entries=2 --width 8 --height 4").exit_code, 0);
+  const struct {
+    std::string arguments, error;
+  } refused[] = {
+      {"peak --set td.box_latency_cycles=abc",
+       "error: --set td.box_latency_cycles=abc: td.box_latency_cycles: expected an unsigned integer (got 'abc')"},
+      {"bench --set l1.ways=0", "error: --set l1.ways=0: l1.ways: must be >= 1 (got 0)"},
+      {"run --set shader.stack=3", "error: --set shader.stack=3: shader has no key 'stack' (keys: "},
+      {"check " + kConformance + " --engine model --set l1", "error: --set l1: expected KEY=VALUE"},
+      {"check " + kConformance + " --engine ref --set l1.ways=2",
+       "error: --set has no effect with --engine ref (no chip, no timing); use --engine model"},
+      {"peak --config nosuch", "error: nosuch: no such file, and no shipped configuration of that name (shipped: "
+                               "small, xbox_series_s, xbox_series_x)"},
+  };
+  for (const auto& r : refused) {
+    const RunResult result = run_tdsim(r.arguments);
+    EXPECT_EQ(result.exit_code, 2) << r.arguments << "\n" << result.output;
+    EXPECT_EQ(last_line(result.output).rfind(r.error, 0), 0u) << r.arguments << "\n" << result.output;
+  }
+}
+
 TEST_F(Cli, BenchTimesEveryPathAgainstTheReference) {
   const fs::path json = dir_ / "bench.json";
   // Its temporary files (the check path's vectors and config) under dir_.

@@ -276,6 +276,57 @@ TEST(ConfigParse, PeriodRoundsToWholePicoseconds) {
   EXPECT_EQ(Config{}.period_ps(), 0u);
 }
 
+// --- --set overrides --------------------------------------------------------------
+
+std::string override_error(const std::vector<Override>& overrides) {
+  try {
+    (void)parse_config(kValid, kFile, overrides);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(ConfigOverride, ReplacesTheKeysValueBeforeItIsRead) {
+  const Config c = parse_config(kValid, kFile,
+                                {{"td.box_latency_cycles", "12"}, {"l2.slice.mshrs", "7"}, {"chip.name", "\"my chip\""}});
+  EXPECT_EQ(c.td.box_latency_cycles, 12u);
+  EXPECT_EQ(c.l2.slice.mshrs, 7u);
+  EXPECT_EQ(c.chip.name, "my chip");
+  EXPECT_EQ(c.source, kFile);
+  // The rest as in the file; the effective configuration echoes the value.
+  EXPECT_EQ(c.l1.ways, parse_config(kValid, kFile).l1.ways);
+  EXPECT_NE(to_yaml(c).find("  box_latency_cycles: 12\n"), std::string::npos);
+}
+
+TEST(ConfigOverride, MeetsTheSameSchemaAndErrorsNameTheOverride) {
+  EXPECT_EQ(override_error({{"td.box_latency_cycles", "abc"}}),
+            "--set td.box_latency_cycles=abc: td.box_latency_cycles: expected an unsigned integer (got 'abc')");
+  EXPECT_EQ(override_error({{"td.box_latency_cycles", "0"}}),
+            "--set td.box_latency_cycles=0: td.box_latency_cycles: must be >= 1 (got 0)");
+  EXPECT_EQ(override_error({{"td.datapath", "fpga"}}),
+            "--set td.datapath=fpga: td.datapath: must be one of cpp, rtl (got 'fpga')");
+  EXPECT_EQ(override_error({{"td.box_latency_cycles", ""}}),
+            "--set td.box_latency_cycles=: td.box_latency_cycles: expected an unsigned integer (got null)");
+  // Keys the file does not have, and sections.
+  EXPECT_EQ(override_error({{"td.box_latency", "3"}}).rfind("--set td.box_latency=3: td has no key 'box_latency' (keys: ", 0),
+            0u);
+  EXPECT_EQ(override_error({{"gpu.clock", "3"}}).rfind(std::string("--set gpu.clock=3: ") + kFile + " has no key 'gpu'", 0), 0u);
+  EXPECT_EQ(override_error({{"td..x", "3"}}).rfind("--set td..x=3: td has no key ''", 0), 0u);
+  EXPECT_EQ(override_error({{"l2.slice", "3"}}), "--set l2.slice=3: l2.slice is a section: --set gives one key a value");
+  EXPECT_EQ(override_error({{"l1.mshrs", "[1"}}), "--set l1.mshrs=[1: '[1' is not a YAML value");
+  // A key the file has, given through --set, is checked against the others.
+  EXPECT_NE(override_error({{"chip.shader_arrays", "1000"}}).find("chip.shader_arrays"), std::string::npos);
+}
+
+TEST(ConfigOverride, TextIsKeyEqualsValue) {
+  const Override o = parse_override("l1.mshrs=128");
+  EXPECT_EQ(o.key, "l1.mshrs");
+  EXPECT_EQ(o.value, "128");
+  EXPECT_EQ(parse_override("chip.name=a=b").value, "a=b");
+  for (const char* bad : {"l1.mshrs", "=3", ""}) EXPECT_THROW(parse_override(bad), ConfigError) << bad;
+}
+
 // --- to_yaml -------------------------------------------------------------------
 
 TEST(ConfigToYaml, RoundTripsAwkwardDoublesAndNames) {
