@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -27,6 +28,7 @@
 #include "tb/vectors/check.h"
 #include "tb/cli/common_options.h"
 #include "tb/cli/output_paths.h"
+#include "tb/cli/regress_command.h"
 #include "tb/cli/run_command.h"
 #include "tb/cli/trace_output.h"
 #include "tb/cli/unsigned_option.h"
@@ -357,7 +359,12 @@ int main(int argc, char** argv) {
   CLI::App* run_cmd = td::tb::add_run_command(app, run, TDSIM_DEFAULT_CONFIG);
 
   // `tdsim help [COMMAND]` prints help; an unknown command is named.
-  const std::vector<CLI::App*> commands{run_cmd, check_cmd, peak_cmd, bench_cmd, gen_cmd};
+  td::tb::RegressOptions regress;
+  CLI::App* regress_cmd = td::tb::add_regress_command(
+      app, regress,
+      (std::filesystem::path(TDSIM_DEFAULT_CONFIG).parent_path().parent_path() / "tests" / "regress").string());
+
+  const std::vector<CLI::App*> commands{run_cmd, check_cmd, peak_cmd, bench_cmd, gen_cmd, regress_cmd};
   if (argc >= 2 && argv[1][0] != '-' && !find_command(commands, argv[1])) {
     const std::string first = argv[1];
     if (first == "help") {
@@ -383,6 +390,7 @@ int main(int argc, char** argv) {
     if (*gen_cmd) return run_gen_vectors(gen_cmd, gen);
     if (*peak_cmd) return run_peak(peak_cmd, peak);
     if (*bench_cmd) return run_bench(bench_cmd, bench);
+    if (*regress_cmd) return td::tb::run_regress_command(regress_cmd, regress);
   } catch (const td::sim::Interrupted&) {
     std::cerr << "tdsim: interrupted; nothing written\n";
     return td::sim::interrupt_exit_code();

@@ -193,6 +193,39 @@ TEST_F(Cli, SetGivesAKeyAnotherValueOnEveryCommandAndShippedConfigsGoByName) {
   }
 }
 
+TEST_F(Cli, RegressComparesEveryStatisticAndShowsWhatALatencyChangeMoves) {
+  // A copy of the shipped workloads and their statistics.
+  const fs::path golden = dir_ / "golden";
+  fs::create_directory(golden);
+  for (const auto& entry : fs::directory_iterator(std::string(TDSIM_SOURCE_DIR) + "/tests/regress"))
+    fs::copy_file(entry.path(), golden / entry.path().filename());
+  const std::string regress = "regress --dir " + golden.string();
+  const RunResult same = run_tdsim(regress);
+  ASSERT_EQ(same.exit_code, 0) << same.output;
+  EXPECT_EQ(last_line(same.output), "regress: all 4 workloads as expected");
+
+  // One cycle more box latency: exit 1, each changed statistic with its
+  // old and new value and the relative change.
+  const RunResult slower = run_tdsim(regress + " --set td.box_latency_cycles=3");
+  EXPECT_EQ(slower.exit_code, 1) << slower.output;
+  EXPECT_NE(slower.output.find("regress peak_small (tdsim peak --config small --waves 8 --bandwidth-waves 2): "),
+            std::string::npos)
+      << slower.output;
+  EXPECT_NE(slower.output.find("  chip.cycles: "), std::string::npos) << slower.output;
+  EXPECT_NE(slower.output.find(" cycles (+"), std::string::npos) << slower.output;
+  EXPECT_NE(last_line(slower.output).find("workloads changed (tdsim regress --update accepts them)"),
+            std::string::npos);
+
+  // --update accepts them; a workload without statistics fails until then.
+  ASSERT_EQ(run_tdsim(regress + " --set td.box_latency_cycles=3 --update").exit_code, 0);
+  EXPECT_EQ(run_tdsim(regress + " --set td.box_latency_cycles=3").exit_code, 0);
+  fs::remove(golden / "peak_small.csv");
+  const RunResult missing = run_tdsim(regress + " --set td.box_latency_cycles=3");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.output.find("regress peak_small: no expected statistics"), std::string::npos) << missing.output;
+  EXPECT_EQ(run_tdsim("regress --dir " + (dir_ / "nowhere").string()).exit_code, 2);
+}
+
 TEST_F(Cli, BenchTimesEveryPathAgainstTheReference) {
   const fs::path json = dir_ / "bench.json";
   // Its temporary files (the check path's vectors and config) under dir_.

@@ -3,7 +3,9 @@
 // (build/tdsim, configs/, tests/vectors/, and the two small files the
 // examples name: broken.tdv and one.tdv), and every output line the README
 // shows must appear in the real output, in order. A line "..." stands for
-// any number of lines. So the README cannot drift from the program.
+// any number of lines; a line "[exit N]" gives the exit code the example
+// ends with (otherwise 0, 1 for broken.tdv, 2 when it shows an "error:").
+// So the README cannot drift from the program.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -20,6 +22,7 @@ struct Example {
   int line = 0;                      // of the `$` line in README.md
   std::string command;               // after "$ "
   std::vector<std::string> output;   // the lines shown below it
+  int exit_code = -1;                // from an "[exit N]" line; -1: none shown
 };
 
 std::vector<Example> console_examples(const std::string& readme) {
@@ -36,7 +39,9 @@ std::vector<Example> console_examples(const std::string& readme) {
     }
     if (!in_console) continue;
     if (line.rfind("$ ", 0) == 0)
-      examples.push_back({number, line.substr(2), {}});
+      examples.push_back({number, line.substr(2), {}, -1});
+    else if (!examples.empty() && line.rfind("[exit ", 0) == 0)
+      examples.back().exit_code = std::stoi(line.substr(6));
     else if (!examples.empty())
       examples.back().output.push_back(line);
   }
@@ -78,7 +83,8 @@ TEST_F(Readme, ConsoleExamplesRunAsPrinted) {
     // A check that fails exits 1; an example that shows an error, 2.
     const bool a_check_that_fails = example.command.find("broken.tdv") != std::string::npos;
     const bool shows_an_error = !example.output.empty() && example.output.front().rfind("error: ", 0) == 0;
-    EXPECT_EQ(result.exit_code, a_check_that_fails ? 1 : shows_an_error ? 2 : 0)
+    const int expected = example.exit_code >= 0 ? example.exit_code : a_check_that_fails ? 1 : shows_an_error ? 2 : 0;
+    EXPECT_EQ(result.exit_code, expected)
         << "README.md:" << example.line << ": " << example.command << "\n" << result.output;
     const std::string missing = missing_line(example.output, result.output);
     EXPECT_TRUE(missing.empty()) << "README.md:" << example.line << ": " << example.command
