@@ -21,8 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 using cli::UsageError;
 
-constexpr size_t kChangesShown = 40;  // per workload; the rest are counted
-
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
@@ -108,8 +106,7 @@ int run_regress_command(const CLI::App* /*command*/, const RegressOptions& optio
     ++changed;
     std::cout << fmt::format("regress {} (tdsim {}): {} of {} statistics changed\n", w.name, shown, changes.size(),
                              actual.size());
-    for (size_t i = 0; i < changes.size() && i < kChangesShown; ++i) std::cout << "  " << format_change(changes[i]) << "\n";
-    if (changes.size() > kChangesShown) std::cout << fmt::format("  ... and {} more\n", changes.size() - kChangesShown);
+    for (const StatChange& change : changes) std::cout << "  " << format_change(change) << "\n";
   }
   if (options.update) return 0;
   if (changed + missing == 0) {

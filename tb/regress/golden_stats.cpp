@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
@@ -85,6 +86,9 @@ std::vector<StatChange> diff_stats(const std::vector<Statistic>& expected, const
   }
   for (const Statistic& added : actual)
     if (!before.count(added.name)) changes.push_back(StatChange{added.name, added.unit, "", added.value});
+  const auto depth = [](const StatChange& c) { return std::count(c.name.begin(), c.name.end(), '.'); };
+  std::stable_sort(changes.begin(), changes.end(),
+                   [&](const StatChange& a, const StatChange& b) { return depth(a) < depth(b); });
   return changes;
 }
 

@@ -21,8 +21,10 @@ std::vector<Statistic> read_stats_csv(const std::string& text, const std::string
 struct StatChange {
   std::string name, unit, old_value, new_value;
 };
-// The statistics of `actual` that differ from `expected`, in `expected`'s
-// order, then those only `actual` has.
+// The statistics of `actual` that differ from `expected`: the chip's own
+// first (fewest name parts: chip.cycles before chip.sa0.l1.hits before
+// chip.wgp3.td1.stall_memory), each level in `expected`'s order, then
+// those only `actual` has.
 std::vector<StatChange> diff_stats(const std::vector<Statistic>& expected, const std::vector<Statistic>& actual);
 
 // For people: "chip.cycles: 1200 -> 1210 cycles (+0.83%)", "... (added)".
