@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <array>
 #include <stdexcept>
 
@@ -208,7 +209,7 @@ void Cache::hold(uint32_t index, MemClient* client, uint64_t tag, bool exclusive
   first = index;
 }
 
-void Cache::unhold(uint32_t index) {
+void Cache::unhold(uint32_t index, bool relist) {
   Mshr& m = mshrs_[index];
   if (!m.held_by) return;
   // Out of the requester's list (the list and its entry go with its last MSHR).
@@ -225,7 +226,7 @@ void Cache::unhold(uint32_t index) {
   if (!m.exclusive) --held_plain_;
   m.held_by = nullptr;
   ++m.version;
-  if (m.release != kUnknown) unheld_releases_.push(UnheldRelease{m.release, index, m.version});
+  if (relist && m.release != kUnknown) unheld_releases_.push(UnheldRelease{m.release, index, m.version});
 }
 
 const Cache::Mshr* Cache::earliest_unheld() const {
@@ -295,15 +296,9 @@ uint64_t Cache::retry_cycle(const Check& refused, MemClient* client, uint64_t ta
   if (single) {
     // The earliest known release promised to nobody; promised to this client.
     // (An unheld release at or before `start` would have been free for this
-    // request, so the earliest lies after it; the scan is for safety.)
+    // one-MSHR request, which check() then accepts: the earliest lies after.)
     const Mshr* earliest = earliest_unheld();
-    if (earliest && earliest->release <= start) {
-      earliest = nullptr;
-      for (const Mshr& m : mshrs_) {
-        if (m.held_by || m.release == kUnknown || m.release <= start) continue;
-        if (!earliest || m.release < earliest->release) earliest = &m;
-      }
-    }
+    assert(!earliest || earliest->release > start);
     if (earliest) {
       const uint64_t release = earliest->release;
       if (client) hold(static_cast<uint32_t>(earliest - mshrs_.data()), client, tag, true);
@@ -354,7 +349,7 @@ void Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t 
                            [&](const Mshr& m) { return (!m.held_by || !m.exclusive) && mshr_free(m, start); }) -
                   mshrs_.begin());
     Mshr* free = &mshrs_[mshr];
-    unhold(mshr);
+    unhold(mshr, /*relist=*/false);  // taken at once: not an unheld release
     free->release = kUnknown;
     ++free->version;
     free->line = line;

@@ -224,7 +224,8 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   void park(MemClient* client, uint64_t tag, bool exclusive);  // once per requester
   // Holds, always through these (they keep the counts and the index right).
   void hold(uint32_t mshr, MemClient* client, uint64_t tag, bool exclusive);
-  void unhold(uint32_t mshr);
+  // `relist`: put it back on unheld_releases_ (false when it is being taken).
+  void unhold(uint32_t mshr, bool relist = true);
   // The unheld MSHR with the earliest known release (lowest index on a tie),
   // or nullptr: the top of unheld_releases_, stale entries dropped.
   const Mshr* earliest_unheld() const;
