@@ -123,6 +123,7 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
   add_stats_option(run, options.stats, "Write every statistic (engines model, rtl)");
   add_trace_options(run, options.trace);
   add_debug_option(run);
+  run->add_flag("--dry-run", options.dry_run, "Check the flags, configuration and outputs, then stop (nothing runs)");
   return run;
 }
 
@@ -164,6 +165,7 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   for (const std::string& path : options.stats) outputs.add("--stats", path);
   outputs.add("--trace", options.trace.path);
   outputs.prepare();
+  if (options.dry_run) return 0;
 
   run::WorkloadSpec spec;
   spec.scene = options.scene;
@@ -197,6 +199,7 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   run::RunReport report;
   report.chip_name = config.chip.name;
   report.config_source = config.source;
+  report.effective_config = cfg::to_yaml(config);
   report.tds = config.td_count();
   report.clock_mhz = config.chip.clock_mhz;
   report.scene_name = workload.mesh.name;

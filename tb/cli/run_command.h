@@ -27,6 +27,7 @@ struct RunCommandOptions {
   std::string hits_out, report, image;
   std::vector<std::string> stats;
   cli::TraceOptions trace;
+  bool dry_run = false;  // check flags, configuration and outputs; run nothing
 };
 
 // Declares the command and its flags on `app`; returns it.

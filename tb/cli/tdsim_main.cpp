@@ -30,6 +30,7 @@
 #include "tb/cli/output_paths.h"
 #include "tb/cli/regress_command.h"
 #include "tb/cli/run_command.h"
+#include "tb/cli/sweep_command.h"
 #include "tb/cli/trace_output.h"
 #include "tb/cli/unsigned_option.h"
 #include "tb/engines/engine.h"
@@ -118,6 +119,7 @@ struct PeakOptions {
   TraceOptions trace;
   std::string scoreboard = "all";
   std::vector<std::string> sets;
+  bool dry_run = false;
 };
 
 int run_peak(const CLI::App* command, PeakOptions options) {
@@ -132,6 +134,7 @@ int run_peak(const CLI::App* command, PeakOptions options) {
   for (const std::string& path : options.stats) outputs.add("--stats", path);
   outputs.add("--trace", options.trace.path);
   outputs.prepare();
+  if (options.dry_run) return kExitOk;
 
   td::sim::StatsRegistry stats;
   const std::unique_ptr<td::tb::TraceOutput> trace = open_trace(options.trace, config.period_ps());
@@ -309,6 +312,7 @@ int main(int argc, char** argv) {
   add_stats_option(peak_cmd, peak.stats, "Write every statistic");
   add_trace_options(peak_cmd, peak.trace);
   add_debug_option(peak_cmd);
+  peak_cmd->add_flag("--dry-run", peak.dry_run, "Check the flags, configuration and outputs, then stop (nothing runs)");
 
   BenchOptions bench;
   CLI::App* bench_cmd = app.add_subcommand(
@@ -364,7 +368,10 @@ int main(int argc, char** argv) {
       app, regress,
       (std::filesystem::path(TDSIM_DEFAULT_CONFIG).parent_path().parent_path() / "tests" / "regress").string());
 
-  const std::vector<CLI::App*> commands{run_cmd, check_cmd, peak_cmd, bench_cmd, gen_cmd, regress_cmd};
+  td::tb::SweepOptions sweep;
+  CLI::App* sweep_cmd = td::tb::add_sweep_command(app, sweep, TDSIM_DEFAULT_CONFIG);
+
+  const std::vector<CLI::App*> commands{run_cmd, check_cmd, peak_cmd, bench_cmd, gen_cmd, regress_cmd, sweep_cmd};
   if (argc >= 2 && argv[1][0] != '-' && !find_command(commands, argv[1])) {
     const std::string first = argv[1];
     if (first == "help") {
@@ -391,6 +398,7 @@ int main(int argc, char** argv) {
     if (*peak_cmd) return run_peak(peak_cmd, peak);
     if (*bench_cmd) return run_bench(bench_cmd, bench);
     if (*regress_cmd) return td::tb::run_regress_command(regress_cmd, regress);
+    if (*sweep_cmd) return td::tb::run_sweep_command(sweep_cmd, sweep);
   } catch (const td::sim::Interrupted&) {
     std::cerr << "tdsim: interrupted; nothing written\n";
     return td::sim::interrupt_exit_code();

@@ -16,14 +16,13 @@
 
 namespace td::tb {
 
-SelfRun run_self(const std::vector<std::string>& arguments, const std::string& log) {
+pid_t start_self(const std::vector<std::string>& arguments, const std::string& log) {
   std::vector<std::string> owned = arguments;
   std::vector<char*> argv;
   static char self[] = "/proc/self/exe";
   argv.push_back(self);
   for (std::string& a : owned) argv.push_back(a.data());
   argv.push_back(nullptr);
-  const auto start = std::chrono::steady_clock::now();
   const pid_t child = fork();
   if (child < 0) throw std::runtime_error("cannot start a process");
   if (child == 0) {
@@ -35,6 +34,32 @@ SelfRun run_self(const std::vector<std::string>& arguments, const std::string& l
     execv("/proc/self/exe", argv.data());
     _exit(127);
   }
+  return child;
+}
+
+namespace {
+
+int exit_code_of(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
+
+std::string read_log(const std::string& log) {
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+std::optional<ChildExit> wait_any_child() {
+  int status = 0;
+  const pid_t pid = waitpid(-1, &status, 0);
+  if (pid < 0) return std::nullopt;  // EINTR (a signal) or ECHILD (none left)
+  return ChildExit{pid, exit_code_of(status)};
+}
+
+SelfRun run_self(const std::vector<std::string>& arguments, const std::string& log) {
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t child = start_self(arguments, log);
   int status = 0;
   struct rusage usage {};
   while (wait4(child, &status, 0, &usage) < 0) {
@@ -42,11 +67,8 @@ SelfRun run_self(const std::vector<std::string>& arguments, const std::string& l
   SelfRun run;
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   run.rss_kib = usage.ru_maxrss;
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  run.output = text.str();
+  run.exit_code = exit_code_of(status);
+  run.output = read_log(log);
   sim::throw_if_interrupted();
   return run;
 }

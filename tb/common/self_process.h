@@ -4,7 +4,10 @@
 // its wall time and peak memory, its output kept in a file.
 #pragma once
 
+#include <sys/types.h>
+
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +24,16 @@ struct SelfRun {
 // back into `output`). Throws std::runtime_error if no process starts;
 // throws sim::Interrupted if this process was told to stop meanwhile.
 SelfRun run_self(const std::vector<std::string>& arguments, const std::string& log);
+
+// Several children at once (`tdsim sweep -j N`): start_self starts one and
+// returns its pid; wait_any_child waits for any child of this process to end.
+pid_t start_self(const std::vector<std::string>& arguments, const std::string& log);
+struct ChildExit {
+  pid_t pid = -1;
+  int exit_code = -1;  // 128 + N when killed by signal N
+};
+// std::nullopt when a signal arrived first (see sim::interrupted()) or no child is left.
+std::optional<ChildExit> wait_any_child();
 
 // A temporary folder (`prefix`-XXXXXX under the system's temporary
 // directory) for the children's files, removed with everything in it when

@@ -646,6 +646,7 @@ MicrobenchReport run_microbenchmarks(const cfg::Config& config, const Microbench
     report.partial = true;
   }
   bench.finish(report);
+  report.timing = report::timing_figures(stats, config, report.total_cycles);
   report.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
@@ -686,6 +687,20 @@ std::string format_report(const MicrobenchReport& r) {
                      "{:.2f} M lane-tests/s\n", r.total_cycles,
                      r.lane_tests, r.wall_s, static_cast<double>(r.lane_tests) / r.wall_s / 1e6);
   return out;
+}
+
+report::Headline peak_headline(const MicrobenchReport& r) {
+  report::Headline headline = report::headline_of(r.timing);
+  if (!r.bandwidth.empty()) headline.limited_by = r.bandwidth.back().limited_by;
+  for (auto point = r.bandwidth.rbegin(); point != r.bandwidth.rend(); ++point)
+    headline.figures.push_back({fmt::format("bandwidth_{}_box_tests_per_s", point->bound), "tests/s",
+                                point->box_tests_per_s});
+  for (const RateResult& rate : r.rates)
+    headline.figures.push_back({rate.name + "_tests_per_s", "tests/s", rate.tests_per_s});
+  for (const LatencyResult& latency : r.latencies)
+    headline.figures.push_back({fmt::format("latency_{}_cycles", latency.level), "cycles",
+                                static_cast<double>(latency.cycles)});
+  return headline;
 }
 
 std::string report_json(const MicrobenchReport& r) {
@@ -741,6 +756,8 @@ std::string report_json(const MicrobenchReport& r) {
   json.key("lanes_checked").value(r.lanes_checked);
   json.key("mismatches").value(r.mismatches);
   json.key("wall_s").value(r.wall_s);
+  json.key("headline");
+  report::write_headline(json, peak_headline(r));
   json.end_object();
   return json.text();
 }

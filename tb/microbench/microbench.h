@@ -17,6 +17,8 @@
 #include "model/chip/config.h"
 #include "model/sim/stats.h"
 #include "model/sim/vcd_writer.h"
+#include "tb/report/chip_figures.h"
+#include "tb/report/headline.h"
 
 namespace td::tb {
 
@@ -82,6 +84,7 @@ struct MicrobenchReport {
   uint64_t mismatches = 0;
   std::vector<std::string> mismatch_reports;
   double wall_s = 0;
+  report::TimingFigures timing;  // the chip's counters over every phase
 
   const RateResult* rate(const std::string& name) const;
 };
@@ -138,6 +141,11 @@ MicrobenchReport run_microbenchmarks(const cfg::Config& config, const Microbench
                                      sim::StatsRegistry& stats, sim::VcdWriter* vcd);
 
 std::string format_report(const MicrobenchReport& report);
+// The figures a sweep tabulates: the memory-bound rate first (the bandwidth
+// point with the largest working set; without a bandwidth phase the FP16 box
+// peak), every rate, the latency per level; what limited the largest working
+// set; stalls and hit rates over every phase.
+report::Headline peak_headline(const MicrobenchReport& report);
 std::string report_json(const MicrobenchReport& report);
 
 }  // namespace td::tb

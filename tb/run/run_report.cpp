@@ -8,21 +8,7 @@
 
 namespace td::run {
 
-double LevelFigures::hit_rate() const {
-  const double accesses = static_cast<double>(hits + misses);
-  return accesses > 0 ? static_cast<double>(hits) / accesses : std::nan("");
-}
-
 namespace {
-
-uint64_t counter(const sim::StatsRegistry& stats, const std::string& name) { return stats.value(name); }
-
-// (name, TD counter) of each stall cause, in the pipeline's order.
-constexpr std::pair<const char*, const char*> kStallCauses[] = {
-    {"fetch queue full", "stall_fetch_queue_full"},     {"L0 MSHRs full", "stall_memory"},
-    {"return buffer full", "stall_return_buffer_full"}, {"issue port busy", "stall_port_busy"},
-    {"waiting for memory", "stall_waiting_memory"},
-};
 
 std::string percent(double fraction) {
   return std::isnan(fraction) ? std::string("-") : fmt::format("{:.1f}%", 100.0 * fraction);
@@ -38,44 +24,6 @@ std::string rate(double per_s) {
 double per_ray(uint64_t total, uint64_t rays) { return rays ? static_cast<double>(total) / rays : 0.0; }
 
 }  // namespace
-
-TimingFigures timing_figures(const sim::StatsRegistry& stats, const cfg::Config& config, uint64_t cycles) {
-  TimingFigures t;
-  t.cycles = cycles;
-  const double clock_hz = config.chip.clock_mhz * 1e6;
-  t.seconds = static_cast<double>(cycles) / clock_hz;
-  const uint32_t tds = config.td_count();
-  t.box_peak_per_s = 4.0 * tds * clock_hz;
-  t.tri_peak_per_s = 1.0 * tds * clock_hz;
-  LevelFigures l0{"L0"}, l1{"L1"}, l2{"L2"};
-  const auto add_level = [&](LevelFigures& level, const std::string& prefix) {
-    level.hits += counter(stats, prefix + "hits");
-    level.misses += counter(stats, prefix + "misses");
-    level.bytes += counter(stats, prefix + "bytes");
-    level.mshr_full += counter(stats, prefix + "mshr_full");
-  };
-  uint64_t busy = 0;
-  std::vector<uint64_t> stall_cycles(std::size(kStallCauses), 0);
-  for (uint32_t w = 0; w < config.chip.wgps; ++w)
-    for (uint32_t d = 0; d < config.chip.tds_per_wgp; ++d) {
-      const std::string td = fmt::format("chip.wgp{}.td{}.", w, d);
-      t.box_tests += counter(stats, td + "box_tests");
-      t.tri_tests += counter(stats, td + "tri_tests");
-      busy += counter(stats, td + "busy_cycles");
-      for (size_t s = 0; s < std::size(kStallCauses); ++s) stall_cycles[s] += counter(stats, td + kStallCauses[s].second);
-      add_level(l0, td + "l0.");
-    }
-  for (uint32_t a = 0; a < config.chip.shader_arrays; ++a) add_level(l1, fmt::format("chip.sa{}.l1.", a));
-  for (uint32_t s = 0; s < config.l2.slices; ++s) add_level(l2, fmt::format("chip.l2.slice{}.", s));
-  t.levels = {l0, l1, l2};
-  t.dram_bytes = counter(stats, "chip.dram.bytes");
-  t.dram_peak_bytes_per_s = config.dram.bandwidth_gb_per_s * 1e9;
-  const double td_cycles = static_cast<double>(cycles) * tds;
-  t.td_utilisation = td_cycles > 0 ? busy / td_cycles : 0;
-  for (size_t s = 0; s < std::size(kStallCauses); ++s)
-    t.stalls.emplace_back(kStallCauses[s].first, td_cycles > 0 ? stall_cycles[s] / td_cycles : 0);
-  return t;
-}
 
 std::string format_run_report(const RunReport& r) {
   std::string out = fmt::format("tdsim run: {} ({}), {} TDs at {} MHz\n", r.chip_name, r.config_source, r.tds,
@@ -127,11 +75,38 @@ std::string format_run_report(const RunReport& r) {
   return out;
 }
 
+report::Headline run_headline(const RunReport& r) {
+  const traversal::TraceTotals& n = r.totals;
+  if (!r.timing) {
+    // An untimed engine: what the traversal did, per ray.
+    report::Headline headline;
+    headline.figures = {{"rays", "rays", static_cast<double>(n.rays)},
+                         {"hit_fraction", "fraction", per_ray(n.hits, n.rays)},
+                         {"box_nodes_per_ray", "nodes", per_ray(n.box_steps, n.rays)},
+                         {"triangle_tests_per_ray", "tests", per_ray(n.triangle_steps, n.rays)}};
+    return headline;
+  }
+  const TimingFigures& t = *r.timing;
+  report::Headline headline = report::headline_of(t);
+  headline.figures = {
+      {"rays_per_s", "rays/s", t.seconds > 0 ? n.rays / t.seconds : 0.0},
+      {"box_tests_per_s", "tests/s", t.box_tests_per_s()},
+      {"tri_tests_per_s", "tests/s", t.tri_tests_per_s()},
+      {"td_utilisation", "fraction", t.td_utilisation},
+      {"dram_bytes_per_s", "bytes/s", t.seconds > 0 ? t.dram_bytes / t.seconds : 0.0},
+      {"cycles", "cycles", static_cast<double>(t.cycles)},
+      {"box_nodes_per_ray", "nodes", per_ray(n.box_steps, n.rays)},
+      {"triangle_tests_per_ray", "tests", per_ray(n.triangle_steps, n.rays)},
+  };
+  return headline;
+}
+
 std::string run_report_json(const RunReport& r) {
   sim::JsonWriter json;
   json.begin_object();
   json.key("chip").value(r.chip_name);
   json.key("config").value(r.config_source);
+  json.key("effective_config").value(r.effective_config);
   json.key("tds").value(r.tds);
   json.key("clock_mhz").value(r.clock_mhz);
   json.key("partial").value(r.partial);
@@ -194,6 +169,8 @@ std::string run_report_json(const RunReport& r) {
     json.key("dram_bytes").value(t.dram_bytes);
     json.key("simulated_cycles_per_wall_s").value(r.wall_s > 0 ? t.cycles / r.wall_s : 0.0);
   }
+  json.key("headline");
+  report::write_headline(json, run_headline(r));
   json.end_object();
   return json.text();
 }

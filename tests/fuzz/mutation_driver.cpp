@@ -1,6 +1,6 @@
 // A seeded random-mutation loop around LLVMFuzzerTestOneInput, built with
 // the project's compiler so each fuzz target runs in every build, with or
-// without libFuzzer. Linked once per target (tdv reader, config loader).
+// without libFuzzer. Linked once per target (tdv reader, config loader, sweep parsers).
 // Usage: <driver> lines|files SEED ITERATIONS CORPUS_FILE...
 //   lines: each input is a `tdv 1` header and 1-3 case lines of the corpus;
 //   files: each input is one whole corpus file.

@@ -1,0 +1,66 @@
+#include "tb/report/chip_figures.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iterator>
+
+namespace td::report {
+
+double LevelFigures::hit_rate() const {
+  const double accesses = static_cast<double>(hits + misses);
+  return accesses > 0 ? static_cast<double>(hits) / accesses : std::nan("");
+}
+
+namespace {
+
+uint64_t counter(const sim::StatsRegistry& stats, const std::string& name) { return stats.value(name); }
+
+// (name, TD counter) of each stall cause, in the pipeline's order.
+constexpr std::pair<const char*, const char*> kStallCauses[] = {
+    {"fetch queue full", "stall_fetch_queue_full"},     {"L0 MSHRs full", "stall_memory"},
+    {"return buffer full", "stall_return_buffer_full"}, {"issue port busy", "stall_port_busy"},
+    {"waiting for memory", "stall_waiting_memory"},
+};
+
+}  // namespace
+
+TimingFigures timing_figures(const sim::StatsRegistry& stats, const cfg::Config& config, uint64_t cycles) {
+  TimingFigures t;
+  t.cycles = cycles;
+  const double clock_hz = config.chip.clock_mhz * 1e6;
+  t.seconds = static_cast<double>(cycles) / clock_hz;
+  const uint32_t tds = config.td_count();
+  t.box_peak_per_s = 4.0 * tds * clock_hz;
+  t.tri_peak_per_s = 1.0 * tds * clock_hz;
+  LevelFigures l0{"L0"}, l1{"L1"}, l2{"L2"};
+  const auto add_level = [&](LevelFigures& level, const std::string& prefix) {
+    level.hits += counter(stats, prefix + "hits");
+    level.misses += counter(stats, prefix + "misses");
+    level.bytes += counter(stats, prefix + "bytes");
+    level.mshr_full += counter(stats, prefix + "mshr_full");
+  };
+  uint64_t busy = 0;
+  std::vector<uint64_t> stall_cycles(std::size(kStallCauses), 0);
+  for (uint32_t w = 0; w < config.chip.wgps; ++w)
+    for (uint32_t d = 0; d < config.chip.tds_per_wgp; ++d) {
+      const std::string td = fmt::format("chip.wgp{}.td{}.", w, d);
+      t.box_tests += counter(stats, td + "box_tests");
+      t.tri_tests += counter(stats, td + "tri_tests");
+      busy += counter(stats, td + "busy_cycles");
+      for (size_t s = 0; s < std::size(kStallCauses); ++s) stall_cycles[s] += counter(stats, td + kStallCauses[s].second);
+      add_level(l0, td + "l0.");
+    }
+  for (uint32_t a = 0; a < config.chip.shader_arrays; ++a) add_level(l1, fmt::format("chip.sa{}.l1.", a));
+  for (uint32_t s = 0; s < config.l2.slices; ++s) add_level(l2, fmt::format("chip.l2.slice{}.", s));
+  t.levels = {l0, l1, l2};
+  t.dram_bytes = counter(stats, "chip.dram.bytes");
+  t.dram_peak_bytes_per_s = config.dram.bandwidth_gb_per_s * 1e9;
+  const double td_cycles = static_cast<double>(cycles) * tds;
+  t.td_utilisation = td_cycles > 0 ? busy / td_cycles : 0;
+  for (size_t s = 0; s < std::size(kStallCauses); ++s)
+    t.stalls.emplace_back(kStallCauses[s].first, td_cycles > 0 ? stall_cycles[s] / td_cycles : 0);
+  return t;
+}
+
+}  // namespace td::report
