@@ -235,11 +235,27 @@ void stop_points(std::map<pid_t, RunningPoint>& running) {
   running.clear();
 }
 
+// The point that has the base configuration's own values, if one does.
+std::optional<size_t> base_point(const sweep::SweepPlan& plan) {
+  const YAML::Node config = YAML::LoadFile(cli::resolve_config(plan.config));  // loaded cleanly by check_values
+  return sweep::base_point(plan, [&](const std::string& key) -> std::optional<std::string> {
+    YAML::Node node = YAML::Clone(config);
+    for (size_t start = 0; start <= key.size();) {
+      const size_t dot = std::min(key.find('.', start), key.size());
+      if (!node.IsMap()) return std::nullopt;
+      node = node[key.substr(start, dot - start)];
+      start = dot + 1;
+    }
+    if (!node.IsScalar()) return std::nullopt;
+    return node.Scalar();
+  });
+}
+
 int merge(const sweep::SweepPlan& plan, const fs::path& dir, bool print_table) {
   const std::vector<sweep::PointResult> results = sweep::read_results(plan, dir);
   write_file_atomically((dir / "results.csv").string(), sweep::results_csv(plan, results));
   write_file_atomically((dir / "results.json").string(), sweep::results_json(plan, results));
-  if (print_table) std::cout << sweep::results_table(plan, results);
+  if (print_table) std::cout << sweep::results_table(plan, results, base_point(plan));
   const size_t clean = std::count_if(results.begin(), results.end(),
                                      [](const sweep::PointResult& r) { return r.status == "ok"; });
   std::cout << fmt::format("sweep: {} of {} points ran cleanly; results in {} and {}\n", clean, results.size(),

@@ -700,6 +700,7 @@ report::Headline peak_headline(const MicrobenchReport& r) {
   for (const LatencyResult& latency : r.latencies)
     headline.figures.push_back({fmt::format("latency_{}_cycles", latency.level), "cycles",
                                 static_cast<double>(latency.cycles)});
+  report::add_mshr_figures(headline, r.timing);
   return headline;
 }
 

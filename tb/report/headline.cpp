@@ -1,5 +1,7 @@
 #include "tb/report/headline.h"
 
+#include <cctype>
+
 namespace td::report {
 
 std::string limiting_resource(const TimingFigures& timing) {
@@ -19,6 +21,14 @@ Headline headline_of(const TimingFigures& timing) {
   headline.stalls = timing.stalls;
   for (const LevelFigures& level : timing.levels) headline.hit_rates.emplace_back(level.name, level.hit_rate());
   return headline;
+}
+
+void add_mshr_figures(Headline& headline, const TimingFigures& timing) {
+  for (const LevelFigures& level : timing.levels) {
+    std::string name = level.name + "_mshr_full";
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    headline.figures.push_back({name, "refusals", static_cast<double>(level.mshr_full)});
+  }
 }
 
 void write_headline(sim::JsonWriter& json, const Headline& headline) {

@@ -30,6 +30,10 @@ struct Headline {
 // The stall shares, hit rates and limit of a timed run, figures left to the caller.
 Headline headline_of(const TimingFigures& timing);
 
+// Appends each cache level's MSHR-full refusals ("l1_mshr_full", unit
+// "refusals"): how often a level turned a miss away for want of an MSHR.
+void add_mshr_figures(Headline& headline, const TimingFigures& timing);
+
 // What limited a timed run: the largest of the datapaths' busy share ("datapath")
 // and each stall cause's share; when even that is under a quarter of the
 // TD-cycles, the TDs mostly sat empty: "shader issue (TDs idle)" (occupancy,

@@ -98,6 +98,7 @@ report::Headline run_headline(const RunReport& r) {
       {"box_nodes_per_ray", "nodes", per_ray(n.box_steps, n.rays)},
       {"triangle_tests_per_ray", "tests", per_ray(n.triangle_steps, n.rays)},
   };
+  report::add_mshr_figures(headline, t);
   return headline;
 }
 

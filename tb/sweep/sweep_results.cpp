@@ -196,7 +196,7 @@ std::string results_json(const SweepPlan& plan, const std::vector<PointResult>& 
   return json.text();
 }
 
-std::string results_table(const SweepPlan& plan, const std::vector<PointResult>& results) {
+std::string results_table(const SweepPlan& plan, const std::vector<PointResult>& results, std::optional<size_t> base) {
   const std::vector<std::string> swept = plan.swept_keys();
   std::string primary, unit;
   for (const PointResult& r : results)
@@ -213,8 +213,9 @@ std::string results_table(const SweepPlan& plan, const std::vector<PointResult>&
   }
   const std::string rate_title = primary.empty() ? std::string("result") : fmt::format("{} ({})", primary, unit);
   const size_t rate_width = std::max<size_t>(rate_title.size(), 12);
-  out += fmt::format("  {:>{}}  {:>6}  {}\n", rate_title, rate_width, "vs #0", "limited by");
-  const double base = results.empty() ? std::nan("") : figure_value(results.front(), primary);
+  const size_t reference = base && *base < results.size() ? *base : 0;
+  out += fmt::format("  {:>{}}  {:>7}  {}\n", rate_title, rate_width, base ? "vs base" : "vs #0", "limited by");
+  const double base_value = results.empty() ? std::nan("") : figure_value(results[reference], primary);
   for (const PointResult& r : results) {
     out += fmt::format("{:>5}", r.index);
     for (size_t i = 0; i < swept.size(); ++i) out += fmt::format("  {:>{}}", value_of(r.values, swept[i]), widths[i]);
@@ -225,9 +226,11 @@ std::string results_table(const SweepPlan& plan, const std::vector<PointResult>&
     }
     const double value = figure_value(r, primary);
     const std::string change =
-        std::isfinite(base) && base != 0 && std::isfinite(value) ? fmt::format("{:+.1f}%", 100.0 * (value / base - 1))
-                                                                 : std::string("-");
-    out += fmt::format("  {:>{}}  {:>6}  {}\n", si_text(value), rate_width, change, r.headline.limited_by);
+        base && r.index == reference ? std::string("base")
+        : std::isfinite(base_value) && base_value != 0 && std::isfinite(value)
+            ? fmt::format("{:+.1f}%", 100.0 * (value / base_value - 1))
+            : std::string("-");
+    out += fmt::format("  {:>{}}  {:>7}  {}\n", si_text(value), rate_width, change, r.headline.limited_by);
   }
   return out;
 }

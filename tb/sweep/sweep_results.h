@@ -10,6 +10,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,22 @@ std::vector<PointResult> read_results(const SweepPlan& plan, const std::filesyst
 
 std::string results_csv(const SweepPlan& plan, const std::vector<PointResult>& results);
 std::string results_json(const SweepPlan& plan, const std::vector<PointResult>& results);
-// For people: one line per point, its swept values, the headline rate and the limit.
-std::string results_table(const SweepPlan& plan, const std::vector<PointResult>& results);
+// For people: one line per point, its swept values, the headline rate, its
+// change against point `base` (the one with the configuration's own values,
+// marked "base"; point 0 when no point has them) and the limit.
+std::string results_table(const SweepPlan& plan, const std::vector<PointResult>& results,
+                          std::optional<size_t> base = std::nullopt);
+
+// The point whose every swept value is the base configuration's own
+// (`config_value(key)`, std::nullopt for a key it lacks); std::nullopt when none is.
+template <typename ConfigValue>
+std::optional<size_t> base_point(const SweepPlan& plan, ConfigValue config_value) {
+  for (size_t k = 0; k < plan.point_count(); ++k) {
+    bool all = true;
+    for (const auto& [key, value] : plan.point(k).values) all = all && config_value(key) == std::optional(value);
+    if (all) return k;
+  }
+  return std::nullopt;
+}
 
 }  // namespace td::sweep

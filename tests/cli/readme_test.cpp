@@ -1,6 +1,6 @@
 // The README's console examples, run exactly as printed: each `$ build/tdsim
 // ...` line is run by the shell in a fresh folder laid out like a checkout
-// (build/tdsim, configs/, tests/vectors/, and the two small files the
+// (build/tdsim, configs/, tests/, scripts/, and the two small files the
 // examples name: broken.tdv and one.tdv), and every output line the README
 // shows must appear in the real output, in order. A line "..." stands for
 // any number of lines; a line "[exit N]" gives the exit code the example
@@ -69,6 +69,7 @@ TEST_F(Readme, ConsoleExamplesRunAsPrinted) {
   fs::create_symlink(TDSIM_BINARY, dir_ / "build" / "tdsim");
   fs::create_directory_symlink(source + "/configs", dir_ / "configs");
   fs::create_directory_symlink(source + "/tests", dir_ / "tests");
+  fs::create_directory_symlink(source + "/scripts", dir_ / "scripts");
   // The files the examples name: the contract's example case, once with a
   // wrong expectation on line 3 and once as it should be.
   write("broken.tdv", "tdv 1\n# wrong on purpose\n" + kGoodCase + "expect=00000010,00000040,00000020,ffffffff\n");
