@@ -109,8 +109,8 @@ void check_command_line(const sweep::SweepPlan& plan) {
   arguments.push_back("--dry-run");
   const SelfRun run = run_self(arguments, (scratch.path() / "output.txt").string());
   if (run.exit_code == 0) return;
-  std::string error = sweep::tail_lines(run.output, 1);
-  while (!error.empty() && error.back() == '\n') error.pop_back();
+  // The command's one-line error comes first (CLI11 may add a "Run with --help" line).
+  std::string error = run.output.substr(0, run.output.find('\n'));
   if (error.rfind("error: ", 0) == 0) error = error.substr(7);
   throw UsageError(fmt::format("sweep: tdsim {} {}: {}", plan.command, fmt::join(plan.arguments, " "), error));
 }
