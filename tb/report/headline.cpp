@@ -33,6 +33,11 @@ void add_mshr_figures(Headline& headline, const TimingFigures& timing) {
 
 void write_headline(sim::JsonWriter& json, const Headline& headline) {
   json.begin_object();
+  write_headline_fields(json, headline);
+  json.end_object();
+}
+
+void write_headline_fields(sim::JsonWriter& json, const Headline& headline) {
   json.key("primary").value(headline.figures.empty() ? std::string() : headline.figures.front().name);
   json.key("figures").begin_array();
   for (const HeadlineFigure& figure : headline.figures) {
@@ -49,7 +54,6 @@ void write_headline(sim::JsonWriter& json, const Headline& headline) {
   json.end_object();
   json.key("hit_rates").begin_object();
   for (const auto& [level, rate] : headline.hit_rates) json.key(level).value(rate);
-  json.end_object();
   json.end_object();
 }
 

@@ -42,5 +42,7 @@ std::string limiting_resource(const TimingFigures& timing);
 
 // Writes `headline` as a JSON object: {"primary", "figures": [{name, unit, value}], "limited_by", "stalls", "hit_rates"}.
 void write_headline(sim::JsonWriter& json, const Headline& headline);
+// The same keys, into the object being written (results.json's points).
+void write_headline_fields(sim::JsonWriter& json, const Headline& headline);
 
 }  // namespace td::report

@@ -169,26 +169,7 @@ std::string results_json(const SweepPlan& plan, const std::vector<PointResult>& 
       json.key("wall_s").value(r.wall_s);
     }
     if (r.status == "failed") json.key("error").value(r.error);
-    if (r.status == "ok") {
-      const report::Headline& h = r.headline;
-      json.key("primary").value(h.figures.empty() ? std::string() : h.figures.front().name);
-      json.key("figures").begin_array();
-      for (const report::HeadlineFigure& f : h.figures) {
-        json.begin_object();
-        json.key("name").value(f.name);
-        json.key("unit").value(f.unit);
-        json.key("value").value(f.value);
-        json.end_object();
-      }
-      json.end_array();
-      json.key("limited_by").value(h.limited_by);
-      json.key("stalls").begin_object();
-      for (const auto& [cause, share] : h.stalls) json.key(cause).value(share);
-      json.end_object();
-      json.key("hit_rates").begin_object();
-      for (const auto& [level, rate] : h.hit_rates) json.key(level).value(rate);
-      json.end_object();
-    }
+    if (r.status == "ok") report::write_headline_fields(json, r.headline);
     json.end_object();
   }
   json.end_array();
