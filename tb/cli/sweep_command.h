@@ -25,7 +25,7 @@ struct SweepOptions {
   std::string config;
   std::vector<std::string> sets;
   bool zip = false;
-  std::string out = "sweep-results";
+  std::string out = "out/sweep";
   unsigned jobs = 0;                // 0: one per core
   bool list = false, merge = false;
   std::optional<size_t> point;
