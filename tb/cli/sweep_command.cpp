@@ -160,10 +160,14 @@ bool finish_point(const RunningPoint& running, int exit_code) {
   const double wall_s = std::chrono::duration<double>(Clock::now() - running.start).count();
   const std::string output = read_text(running.temp / "output.txt");
   if (exit_code == 0) {
-    // The effective configuration, from the report, as a YAML file of its own.
-    const YAML::Node report = YAML::Load(read_text(running.temp / "report.json"));
-    if (report["effective_config"])
-      write_file_atomically((running.temp / "config.yaml").string(), report["effective_config"].as<std::string>());
+    // The effective configuration, from the report, as a YAML file of its
+    // own. (A report that does not read is named when the results merge.)
+    try {
+      const YAML::Node report = YAML::Load(read_text(running.temp / "report.json"));
+      if (report.IsMap() && report["effective_config"])
+        write_file_atomically((running.temp / "config.yaml").string(), report["effective_config"].as<std::string>());
+    } catch (const YAML::Exception&) {
+    }
   }
   sweep::write_point_record(running.temp, running.point, exit_code, wall_s, sweep::tail_lines(output, 5));
   fs::remove_all(running.final);
