@@ -240,19 +240,22 @@ void stop_points(std::map<pid_t, RunningPoint>& running) {
 }
 
 // The point that has the base configuration's own values, if one does.
+// The scalar at `key` ("l1.mshrs") in a configuration's YAML, if there is one.
+std::optional<std::string> config_scalar(const YAML::Node& node, const std::string& key) {
+  if (!node.IsMap()) return std::nullopt;
+  const size_t dot = key.find('.');
+  const YAML::Node child = node[key.substr(0, dot)];
+  if (!child) return std::nullopt;
+  if (dot == std::string::npos) return child.IsScalar() ? std::optional(child.Scalar()) : std::nullopt;
+  return config_scalar(child, key.substr(dot + 1));
+}
+
+// The point that has the base configuration's own values, if one does.
 std::optional<size_t> base_point(const sweep::SweepPlan& plan) {
   const YAML::Node config = YAML::LoadFile(cli::resolve_config(plan.config));  // loaded cleanly by check_values
-  return sweep::base_point(plan, [&](const std::string& key) -> std::optional<std::string> {
-    YAML::Node node = YAML::Clone(config);
-    for (size_t start = 0; start <= key.size();) {
-      const size_t dot = std::min(key.find('.', start), key.size());
-      if (!node.IsMap()) return std::nullopt;
-      node = node[key.substr(start, dot - start)];
-      start = dot + 1;
-    }
-    if (!node.IsScalar()) return std::nullopt;
-    return node.Scalar();
-  });
+  std::map<std::string, std::optional<std::string>> base_values;  // looked up once per key, not per point
+  for (const sweep::Axis& axis : plan.axes) base_values[axis.key] = config_scalar(config, axis.key);
+  return sweep::base_point(plan, [&](const std::string& key) { return base_values.at(key); });
 }
 
 int merge(const sweep::SweepPlan& plan, const fs::path& dir, bool print_table) {
