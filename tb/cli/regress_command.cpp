@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -13,6 +12,7 @@
 #include "tb/cli/common_options.h"
 #include "tb/common/atomic_file.h"
 #include "tb/common/self_process.h"
+#include "tb/common/text_file.h"
 #include "tb/regress/golden_stats.h"
 
 namespace td::tb {
@@ -20,13 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using cli::UsageError;
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // A workload: NAME.args holds its arguments on one line ('#' lines are comments).
 struct Workload {
@@ -40,7 +33,7 @@ std::vector<Workload> read_workloads(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".args") continue;
     Workload w{entry.path().stem().string(), {}};
-    std::istringstream lines(read_text(entry.path()));
+    std::istringstream lines(read_text_file(entry.path()));
     for (std::string line; std::getline(lines, line);) {
       if (line.empty() || line[0] == '#') continue;
       std::istringstream words(line);
@@ -84,7 +77,7 @@ int run_regress_command(const CLI::App* /*command*/, const RegressOptions& optio
       std::cout << fmt::format("regress {} (tdsim {}): exit {}\n{}", w.name, shown, run.exit_code, run.output);
       return run.exit_code == 2 ? 2 : 1;
     }
-    const std::string now = read_text(stats);
+    const std::string now = read_text_file(stats);
     const std::vector<Statistic> actual = read_stats_csv(now, stats.string());
     const fs::path golden = dir / (w.name + ".csv");
     if (options.update) {
@@ -98,7 +91,7 @@ int run_regress_command(const CLI::App* /*command*/, const RegressOptions& optio
                                golden.string());
       continue;
     }
-    const std::vector<StatChange> changes = diff_stats(read_stats_csv(read_text(golden), golden.string()), actual);
+    const std::vector<StatChange> changes = diff_stats(read_stats_csv(read_text_file(golden), golden.string()), actual);
     if (changes.empty()) {
       std::cout << fmt::format("regress {} (tdsim {}): {} statistics as expected\n", w.name, shown, actual.size());
       continue;

@@ -10,10 +10,8 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <thread>
 
 #include "model/chip/config.h"
@@ -22,6 +20,7 @@
 #include "tb/cli/unsigned_option.h"
 #include "tb/common/atomic_file.h"
 #include "tb/common/self_process.h"
+#include "tb/common/text_file.h"
 #include "tb/sweep/point_result.h"
 #include "tb/sweep/sweep_plan.h"
 #include "tb/sweep/sweep_results.h"
@@ -36,13 +35,6 @@ using Clock = std::chrono::steady_clock;
 // Flags the sweep gives each point itself.
 constexpr const char* kOwnedFlags[] = {"--config", "--set",     "--report", "--json",   "--stats",
                                        "--trace",  "--hits-out", "--image",  "--dry-run"};
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 sweep::SweepPlan make_plan(const SweepOptions& options) {
   if (options.command.empty())
@@ -123,7 +115,7 @@ void claim_folder(const sweep::SweepPlan& plan, const fs::path& dir) {
   const fs::path identity = dir / "sweep.json";
   const std::string wanted = plan.to_json();
   if (fs::exists(identity)) {
-    if (read_text(identity) != wanted)
+    if (read_text_file(identity) != wanted)
       throw UsageError(fmt::format("--out {}: holds another sweep ({}); give another --out or remove it",
                                    dir.string(), identity.string()));
     return;
@@ -158,15 +150,16 @@ RunningPoint start_point(const sweep::SweepPlan& plan, const sweep::Point& point
 // Records the point and renames its folder into place. Returns true when it ran cleanly.
 bool finish_point(const RunningPoint& running, int exit_code) {
   const double wall_s = std::chrono::duration<double>(Clock::now() - running.start).count();
-  const std::string output = read_text(running.temp / "output.txt");
+  const fs::path log = running.temp / "output.txt";
+  const std::string output = fs::exists(log) ? read_text_file(log) : std::string();
   if (exit_code == 0) {
     // The effective configuration, from the report, as a YAML file of its
     // own. (A report that does not read is named when the results merge.)
     try {
-      const YAML::Node report = YAML::Load(read_text(running.temp / "report.json"));
+      const YAML::Node report = YAML::Load(read_text_file(running.temp / "report.json"));
       if (report.IsMap() && report["effective_config"])
         write_file_atomically((running.temp / "config.yaml").string(), report["effective_config"].as<std::string>());
-    } catch (const YAML::Exception&) {
+    } catch (const std::exception&) {  // YAML::Exception, or no report at all
     }
   }
   sweep::write_point_record(running.temp, running.point, exit_code, wall_s, sweep::tail_lines(output, 5));

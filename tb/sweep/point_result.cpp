@@ -4,12 +4,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "model/sim/json_writer.h"
 #include "tb/common/atomic_file.h"
+#include "tb/common/text_file.h"
 
 namespace td::sweep {
 
@@ -42,14 +41,6 @@ std::string tail_lines(const std::string& text, size_t lines) {
 }
 
 namespace {
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot read", path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // JSON is YAML: yaml-cpp reads the files tdsim's JsonWriter wrote.
 YAML::Node load_json(const std::string& text, const std::string& where) {
@@ -113,10 +104,10 @@ std::optional<PointResult> read_point_result(const fs::path& folder) {
   const fs::path record = folder / "point.json";
   if (!fs::exists(record)) return std::nullopt;
   PointResult result;
-  parse_point_record(read_text(record), record.string(), result);
+  parse_point_record(tb::read_text_file(record), record.string(), result);
   if (result.status == "ok") {
     const fs::path report = folder / "report.json";
-    parse_report_headline(read_text(report), report.string(), result);
+    parse_report_headline(tb::read_text_file(report), report.string(), result);
   }
   return result;
 }
