@@ -19,7 +19,9 @@ struct SlabResult {
 // caller's, since it depends on the child pointer, not on the box).
 SlabResult slab_test(const Ray& ray, const Aabb& box, uint32_t box_grow_ulps);
 
-// All four children of a box node: the box stage's work for one lane.
+// All four children of a box node: the box stage's work for one lane. Four
+// slab tests side by side (SSE2 where the host has it), each bit for bit
+// slab_test's.
 struct BoxTestResult {
   std::array<bool, 4> hit{};
   std::array<float, 4> key{};

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "model/isa/fp32.h"
+#include "tb/common/rng.h"
 
 namespace td::ref {
 namespace {
@@ -260,6 +261,47 @@ TEST(BoxResult, NoHitsGiveAllOnes) {
   const std::array<uint32_t, 4> all_miss{kMiss, kMiss, kMiss, kMiss};
   EXPECT_EQ(box_result(kNode.child, tests, false), all_miss);
   EXPECT_EQ(box_result(kNode.child, tests, true), all_miss);
+}
+
+// --- the four-wide box_test against slab_test, box by box -------------------
+
+// An operand that is often special: zeros, subnormals, the largest finite,
+// infinities, NaNs, or a random value of any exponent and sign.
+float random_operand(tb::Rng& rng) {
+  static const uint32_t kSpecial[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu, 0x00800000u,
+                                      0x7f7fffffu, 0xff7fffffu, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                      0xffc00001u, 0x7f800001u, 0x3f800000u, 0xbf800000u};
+  if (rng.chance(20)) return float_of(kSpecial[rng.below(sizeof kSpecial / sizeof kSpecial[0])]);
+  if (rng.chance(50)) return rng.uniform(-8.0f, 8.0f);  // boxes and rays that meet: hits and ties
+  return float_of(rng.next32());
+}
+
+TEST(BoxTest, FourWideTestIsSlabTestPerChild) {
+  tb::Rng rng(20261204);
+  const uint32_t grows[] = {0, 1, 2, 255, (1u << 23) - 1, 1u << 23, 0x7fffffffu, 0xffffffffu};
+  for (int n = 0; n < 1000000; ++n) {
+    Ray ray;
+    ray.extent = rng.chance(10) ? random_operand(rng) : rng.uniform(0.0f, 64.0f);
+    for (int a = 0; a < 3; ++a) {
+      ray.origin[a] = random_operand(rng);
+      ray.inv_dir[a] = random_operand(rng);
+    }
+    BoxNode node;
+    for (int i = 0; i < 4; ++i) {
+      node.child[i] = rng.chance(10) ? kInvalidChild : rng.next32() & 0x7fffffffu;
+      for (int a = 0; a < 3; ++a) {
+        node.box[i].min[a] = random_operand(rng);
+        node.box[i].max[a] = rng.chance(30) ? node.box[i].min[a] : random_operand(rng);
+      }
+    }
+    const uint32_t grow = rng.chance(50) ? grows[rng.below(8)] : rng.below(16);
+    const BoxTestResult four = box_test(ray, node, grow);
+    for (int i = 0; i < 4; ++i) {
+      const SlabResult one = node.child[i] == kInvalidChild ? SlabResult{} : slab_test(ray, node.box[i], grow);
+      ASSERT_EQ(four.hit[i], one.hit) << "case " << n << " child " << i;
+      ASSERT_EQ(bits_of(four.key[i]), bits_of(one.key)) << "case " << n << " child " << i;
+    }
+  }
 }
 
 }  // namespace
