@@ -49,7 +49,14 @@ void WorkerPool::run_batch(size_t count, Trampoline call, void* context) {
   finished_.store(0, std::memory_order_relaxed);
   const uint64_t batch = generation_.load(std::memory_order_relaxed) + 1;
   // Released after the batch's fields: a thread that claims a share sees them.
-  for (size_t s = 1; s < threads(); ++s) shares_[s].state.store(unclaimed(batch), std::memory_order_release);
+  // A share with no task is published as claimed: a worker could otherwise
+  // claim it and, running nothing and so counting nothing, still be reading
+  // this batch's fields when the caller, not waiting for it, writes the next
+  // batch's — and run the next batch's tasks as this share's.
+  for (size_t s = 1; s < threads(); ++s) {
+    const bool has_tasks = count * (s + 1) / threads() > count * s / threads();
+    shares_[s].state.store(has_tasks ? unclaimed(batch) : claimed(batch), std::memory_order_release);
+  }
   generation_.store(batch, std::memory_order_release);
   if (sleepers_.load(std::memory_order_acquire) > 0) {
     // Under the mutex: a worker between its check and its wait cannot miss it.

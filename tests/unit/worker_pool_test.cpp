@@ -66,5 +66,33 @@ TEST(WorkerPool, LargeAndTinyBatchesRunEachTaskOnce) {
   for (size_t i = 0; i < runs.size(); ++i) ASSERT_EQ(runs[i].load(), 1) << i;
 }
 
+TEST(WorkerPool, TinyBatchesBackToBackRunEachTaskOnceAndInTheirBatch) {
+  // Batches smaller than the pool leave shares without a task. A worker
+  // that claimed one and then ran late once read the next batch's fields
+  // and ran that batch's tasks a second time (seen as crashes of --threads
+  // 4 on two cores). Each batch's tasks write their batch's number into
+  // their slot: a task run twice, or run after run() returned, is caught.
+  for (unsigned threads : {3u, 4u, 8u}) {
+    WorkerPool pool(threads);
+    std::vector<std::atomic<int>> runs(3);
+    std::vector<std::atomic<int>> batch_of(3);
+    for (int batch = 1; batch <= 30000; ++batch) {
+      const size_t count = 1 + static_cast<size_t>(batch) % 3;
+      auto task = [&runs, &batch_of, batch](size_t i) {
+        runs[i].fetch_add(1, std::memory_order_relaxed);
+        batch_of[i].store(batch, std::memory_order_relaxed);
+      };
+      pool.run(count, task);
+      for (size_t i = 0; i < runs.size(); ++i) {
+        ASSERT_EQ(runs[i].exchange(0), i < count ? 1 : 0) << "task " << i << " of batch " << batch << ", "
+                                                           << threads << " threads";
+        if (i < count) {
+          ASSERT_EQ(batch_of[i].load(), batch) << "task " << i << ", " << threads << " threads";
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace td::sim
