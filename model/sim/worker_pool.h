@@ -7,7 +7,10 @@
 //    caches (handing tasks out one by one moved every TD between cores);
 //  - a worker claims its share when it wakes; the caller, done with its
 //    own, takes over any share not claimed yet (a worker still asleep, or
-//    more threads than cores), so no batch waits for a sleeping thread.
+//    more threads than cores), so no batch waits for a sleeping thread. A
+//    share with no task (fewer tasks than threads) is never offered: its
+//    claimer would count nothing done, so the caller could start the next
+//    batch while that thread still read this one's fields.
 //    (Stealing tasks from a working thread's share was tried: it moved TDs
 //    between cores again and cost more than it saved.) A share's tasks are
 //    counted done once, at its end, not one atomic add per task;
