@@ -24,8 +24,11 @@ bool Chip::ClientTap::wave_completed(uint32_t td_index, WaveResult& result) {
     if (t->waiting_for_work()) t->wake();
     return true;
   }
-  for (timing::Td* t : chip_.tds_)
-    if (t->waiting_for_work()) t->wake();
+  for (timing::Td* t : chip_.tds_) {
+    if (!t->waiting_for_work()) continue;
+    t->wake();
+    if (t->index() != td_index) chip_.woke_other_td_ = true;
+  }
   return true;
 }
 
@@ -88,9 +91,14 @@ void Chip::clock_edge() {
     const bool traced = vcd_ && vcd_->in_window(cycle);
     if (pool_ && !traced && !sim::debug_flags().any()) {
       tick_tds_parallel(cycle);
-      schedule(cycle);
+      schedule(cycle, earliest_td_due());
       return;
     }
+    // The earliest due cycle is gathered as the TDs go: a TD's own tick
+    // is the last change to its due cycle this clock, unless a result
+    // woke another TD (then every TD is read again).
+    uint64_t earliest = UINT64_MAX;
+    woke_other_td_ = false;
     for (timing::Td* t : tds_) {
       // A traced TD ticks every clock, so that one-clock pulses read right;
       // an idle tick changes nothing (stalls are charged either way).
@@ -99,10 +107,13 @@ void Chip::clock_edge() {
         if (t->returned_wave()) tap_.process_returned(t->index());
       }
       if (traced) t->sample_trace(cycle);
+      earliest = std::min(earliest, t->due_cycle());
     }
     if (traced) vcd_->sample_companions(cycle);  // the Verilated units' signals, once all ticked
+    schedule(cycle, woke_other_td_ ? earliest_td_due() : earliest);
+    return;
   }
-  schedule(cycle);
+  schedule(cycle, earliest_td_due());
 }
 
 void Chip::tick_tds_parallel(uint64_t cycle) {
@@ -136,18 +147,20 @@ void Chip::set_threads(unsigned threads) {
   ticking_.reserve(tds_.size());
 }
 
-uint64_t Chip::next_due_cycle() const {
-  uint64_t due = events_.next_cycle();
+uint64_t Chip::earliest_td_due() const {
+  uint64_t due = UINT64_MAX;
   for (const timing::Td* t : tds_) due = std::min(due, t->due_cycle());
   return due;
 }
 
-void Chip::schedule(uint64_t cycle) {
+uint64_t Chip::next_due_cycle() const { return std::min(events_.next_cycle(), earliest_td_due()); }
+
+void Chip::schedule(uint64_t cycle, uint64_t earliest_td_due) {
   if (vcd_ && vcd_->wants_samples_until(cycle + 1)) {
     next_trigger(period_);
     return;
   }
-  const uint64_t due = next_due_cycle();
+  const uint64_t due = std::min(events_.next_cycle(), earliest_td_due);
   if (due <= cycle + 1) {
     next_trigger(period_);  // the next clock
   } else if (due == UINT64_MAX) {

@@ -125,7 +125,9 @@ class Chip : public sc_core::sc_module {
   void clock_edge();
   // Ticks the due TDs, their pipelines on the pool's threads.
   void tick_tds_parallel(uint64_t cycle);
-  void schedule(uint64_t cycle);
+  // The next trigger after `cycle`'s clock, given every TD's earliest due cycle.
+  void schedule(uint64_t cycle, uint64_t earliest_td_due);
+  uint64_t earliest_td_due() const;
   // The earliest cycle a TD or a memory event is due; UINT64_MAX if none.
   uint64_t next_due_cycle() const;
   void register_chip_stats(sim::StatsRegistry& stats);
@@ -141,6 +143,7 @@ class Chip : public sc_core::sc_module {
   std::vector<std::unique_ptr<mem::Cache>> l1_;
   std::vector<std::unique_ptr<Wgp>> wgps_;
   std::vector<timing::Td*> tds_;
+  bool woke_other_td_ = false;  // this clock, a result woke a TD other than the one ticking
   sc_core::sc_time period_;
   uint64_t period_ticks_;
   uint64_t end_cycle_ = 0;

@@ -78,7 +78,9 @@ void LaneSequencer::tick(uint64_t cycle) {
   issued_ = true;
   last_lane_ = lane;
   last_wave_ = slot->instr.id;
-  next_lane_slot(cycle);  // skip a trailing run of inactive lanes now: they are free
+  // Skip a trailing run of inactive lanes now: they are free. (Nothing to
+  // skip when the next lane is active, the common case.)
+  if (slot->next_lane >= 64 || !((slot->active_mask >> slot->next_lane) & 1u)) next_lane_slot(cycle);
 }
 
 void LaneSequencer::attach_trace(sim::VcdWriter& vcd) {
