@@ -17,12 +17,12 @@ template <typename T>
 class Channel {
  public:
   // `depth` items at most; each visible `delay` cycles after its push.
-  explicit Channel(size_t depth, uint32_t delay = 1) : slots_(depth), delay_(delay) {
+  explicit Channel(size_t depth, uint32_t delay = 1) : slots_(depth), depth_(depth), delay_(delay) {
     assert(depth >= 1 && delay >= 1);
   }
 
   // ready: the consumer side has room.
-  bool can_push() const { return size_ < slots_.size(); }
+  bool can_push() const { return size_ < depth_; }
   void push(T item, uint64_t cycle) { push_visible_at(std::move(item), cycle + delay_); }
 
   // The same, for a producer that models its own pipeline (a clocked RTL
@@ -52,19 +52,20 @@ class Channel {
   // Cycle the oldest item becomes visible (only meaningful when !empty()).
   uint64_t front_visible_cycle() const { return front_visible_; }
   size_t size() const { return size_; }
-  size_t depth() const { return slots_.size(); }
+  size_t depth() const { return depth_; }
   bool empty() const { return size_ == 0; }
   void clear() { head_ = size_ = 0; }
 
  private:
   // index < 2 * depth: a compare instead of a division on every push and pop.
-  size_t wrap(size_t index) const { return index >= slots_.size() ? index - slots_.size() : index; }
+  size_t wrap(size_t index) const { return index >= depth_ ? index - depth_ : index; }
 
   struct Slot {
     T item{};
     uint64_t visible_cycle = 0;
   };
   std::vector<Slot> slots_;
+  size_t depth_;  // slots_.size(), kept: a vector's size divides by the slot's size
   uint32_t delay_;
   size_t head_ = 0;
   size_t size_ = 0;

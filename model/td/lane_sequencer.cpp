@@ -17,7 +17,7 @@ WaveSlot* LaneSequencer::next_lane_slot(uint64_t cycle) {
     // Inactive lanes are passed over at once: jump to the next active one.
     const uint64_t ahead = slot.next_lane < 64 ? slot.active_mask >> slot.next_lane : 0;
     const uint32_t next = ahead ? slot.next_lane + static_cast<uint32_t>(__builtin_ctzll(ahead))
-                                : static_cast<uint32_t>(slot.instr.lanes.size());
+                                : slot.lane_count;
     stats_.inactive_lanes.add(next - slot.next_lane);
     slot.next_lane = next;
     if (!slot.sequenced()) return &slot;

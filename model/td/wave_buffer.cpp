@@ -14,6 +14,7 @@ uint32_t WaveBuffer::accept(WaveInstr& instr, uint64_t cycle) {
   s.active_mask = 0;
   s.lanes_written = 0;
   s.next_lane = 0;
+  s.lane_count = static_cast<uint32_t>(s.instr.lanes.size());
   s.accept_cycle = cycle;
   s.sequenced_cycle = 0;
   s.done_cycle = 0;

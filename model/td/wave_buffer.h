@@ -20,22 +20,23 @@ struct WaveSlot {
   uint64_t active_mask = 0;     // bit l: lane l is active (the sequencer's view)
   uint32_t lanes_written = 0;
   uint32_t next_lane = 0;       // sequencer position
+  uint32_t lane_count = 0;      // instr.lanes.size(), kept from acceptance (the sequencer asks every clock)
   uint64_t accept_cycle = 0;
   uint64_t sequenced_cycle = 0; // the sequencer passed its last lane
   uint64_t done_cycle = 0;      // last write + return latency, once all written
 
-  bool sequenced() const { return next_lane >= instr.lanes.size(); }
+  bool sequenced() const { return next_lane >= lane_count; }
   bool written() const { return lanes_written == lanes_to_write; }
 };
 
 class WaveBuffer {
  public:
-  explicit WaveBuffer(uint32_t capacity) : slots_(capacity) {}
+  explicit WaveBuffer(uint32_t capacity) : slots_(capacity), capacity_(capacity) {}
 
-  bool full() const { return count_ == slots_.size(); }
+  bool full() const { return count_ == capacity_; }
   bool empty() const { return count_ == 0; }
   uint32_t count() const { return count_; }
-  uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }
+  uint32_t capacity() const { return capacity_; }
 
   // Takes the instruction; returns its slot index. `instr` is swapped with
   // the slot's retired instruction, so the caller's buffer keeps its lanes'
@@ -67,6 +68,7 @@ class WaveBuffer {
   uint32_t wrap(uint32_t index) const { return index >= capacity() ? index - capacity() : index; }
 
   std::vector<WaveSlot> slots_;
+  uint32_t capacity_;  // slots_.size(), kept: a vector's size divides by the slot's size
   uint32_t head_ = 0, count_ = 0;
   uint32_t sequencing_ = 0;  // offset from head of the slot being sequenced
 };
