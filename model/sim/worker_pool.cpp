@@ -20,6 +20,9 @@ inline void cpu_relax() {
 }
 
 constexpr uint64_t unclaimed(uint64_t batch) { return batch << 1; }
+
+// Share s of `count` tasks on `threads` threads: tasks [first(s), first(s + 1)).
+constexpr size_t share_first(size_t count, size_t s, size_t threads) { return count * s / threads; }
 constexpr uint64_t claimed(uint64_t batch) { return batch << 1 | 1; }
 
 }  // namespace
@@ -54,7 +57,7 @@ void WorkerPool::run_batch(size_t count, Trampoline call, void* context) {
   // this batch's fields when the caller, not waiting for it, writes the next
   // batch's — and run the next batch's tasks as this share's.
   for (size_t s = 1; s < threads(); ++s) {
-    const bool has_tasks = count * (s + 1) / threads() > count * s / threads();
+    const bool has_tasks = share_first(count, s + 1, threads()) > share_first(count, s, threads());
     shares_[s].state.store(has_tasks ? unclaimed(batch) : claimed(batch), std::memory_order_release);
   }
   generation_.store(batch, std::memory_order_release);
@@ -83,7 +86,7 @@ bool WorkerPool::claim_and_run(size_t s, uint64_t batch) {
 }
 
 void WorkerPool::run_share(size_t s) {
-  const size_t first = count_ * s / threads(), end = count_ * (s + 1) / threads();
+  const size_t first = share_first(count_, s, threads()), end = share_first(count_, s + 1, threads());
   for (size_t i = first; i < end; ++i) {
     try {
       call_(context_, i);

@@ -31,7 +31,7 @@ bool LaneSequencer::can_progress() const {
   if (!waves_.has_unsequenced()) return false;
   const WaveSlot& slot = waves_.slot(waves_.sequencing_slot());
   if (slot.sequenced()) return true;  // passed over for free next clock
-  if (!((slot.active_mask >> slot.next_lane) & 1u)) return true;  // skipped for free
+  if (!slot.next_lane_active()) return true;  // skipped for free
   const ref::LanePlan& plan = slot.plans[slot.next_lane];
   return plan.needs_fetch() ? fetch_out_.can_push() : no_fetch_out_.can_push();
 }
@@ -80,7 +80,7 @@ void LaneSequencer::tick(uint64_t cycle) {
   last_wave_ = slot->instr.id;
   // Skip a trailing run of inactive lanes now: they are free. (Nothing to
   // skip when the next lane is active, the common case.)
-  if (slot->next_lane >= 64 || !((slot->active_mask >> slot->next_lane) & 1u)) next_lane_slot(cycle);
+  if (!slot->next_lane_active()) next_lane_slot(cycle);
 }
 
 void LaneSequencer::attach_trace(sim::VcdWriter& vcd) {

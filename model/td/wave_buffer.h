@@ -26,6 +26,8 @@ struct WaveSlot {
   uint64_t done_cycle = 0;      // last write + return latency, once all written
 
   bool sequenced() const { return next_lane >= lane_count; }
+  // The sequencer's next lane is an active one (false once all are passed).
+  bool next_lane_active() const { return next_lane < 64 && ((active_mask >> next_lane) & 1u); }
   bool written() const { return lanes_written == lanes_to_write; }
 };
 
