@@ -4,10 +4,10 @@
 // registers (a channel), where it waits until the next stage takes it. A
 // full channel stops the datapath taking lanes: back-pressure.
 //
-// The stage around it (an sc_module: names, trace signals, the channels) is
-// the same for every implementation, as in MatchLib, where one testbench
-// drives a block's C++ model or its RTL; consumers read the channel, so an
-// implementation costs them nothing. CppDatapath computes a lane's result
+// The stage around it (a thin class: its SystemC name in a StageView, trace
+// signals, the channels) is the same for every implementation, as in
+// MatchLib, where one testbench drives a block's C++ model or its RTL;
+// consumers read the channel, so an implementation costs them nothing. CppDatapath computes a lane's result
 // with the golden reference's maths as it goes in and lets the channel's
 // delay stand for the pipeline; a clocked (Verilated) implementation holds
 // lanes and must be clocked through every cycle while it does

@@ -4,9 +4,9 @@
 
 namespace td::timing {
 
-LaneSequencer::LaneSequencer(sc_core::sc_module_name name, WaveBuffer& waves, sim::Channel<LaneJob>& fetch_out,
+LaneSequencer::LaneSequencer(const char* name, WaveBuffer& waves, sim::Channel<LaneJob>& fetch_out,
                              sim::Channel<LaneDone>& no_fetch_out, TdStats& stats)
-    : sc_module(name), waves_(waves), fetch_out_(fetch_out), no_fetch_out_(no_fetch_out), stats_(stats) {}
+    : waves_(waves), fetch_out_(fetch_out), no_fetch_out_(no_fetch_out), stats_(stats), view_(name) {}
 
 WaveSlot* LaneSequencer::next_lane_slot(uint64_t cycle) {
   while (waves_.has_unsequenced()) {

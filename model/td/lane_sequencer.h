@@ -5,19 +5,19 @@
 // write-back with their all-ones result; the others go to node fetch.
 #pragma once
 
-#include <systemc>
 
 #include "model/sim/channel.h"
 #include "model/sim/vcd_writer.h"
 #include "model/td/td_stats.h"
+#include "model/td/stage_view.h"
 #include "model/td/td_types.h"
 #include "model/td/wave_buffer.h"
 
 namespace td::timing {
 
-class LaneSequencer : public sc_core::sc_module {
+class LaneSequencer {
  public:
-  LaneSequencer(sc_core::sc_module_name name, WaveBuffer& waves, sim::Channel<LaneJob>& fetch_out,
+  LaneSequencer(const char* name, WaveBuffer& waves, sim::Channel<LaneJob>& fetch_out,
                 sim::Channel<LaneDone>& no_fetch_out, TdStats& stats);
 
   void tick(uint64_t cycle);
@@ -32,6 +32,7 @@ class LaneSequencer : public sc_core::sc_module {
   void attach_trace(sim::VcdWriter& vcd);
   void sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const;
   // The last tick.
+  const char* name() const { return view_.name(); }
   bool issued() const { return issued_; }
   bool stalled() const { return stalled_; }
   uint32_t last_lane() const { return last_lane_; }
@@ -54,6 +55,7 @@ class LaneSequencer : public sc_core::sc_module {
   struct TraceSignals {
     sim::VcdWriter::SignalId lane_valid, lane_stall, lane_index, wave_id;
   } trace_{};
+  StageView view_;
 };
 
 }  // namespace td::timing

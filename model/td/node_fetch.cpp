@@ -8,16 +8,16 @@
 
 namespace td::timing {
 
-NodeFetch::NodeFetch(sc_core::sc_module_name name, uint32_t return_buffer_entries, sim::Channel<LaneJob>& in,
+NodeFetch::NodeFetch(const char* name, uint32_t return_buffer_entries, sim::Channel<LaneJob>& in,
                      const WaveBuffer& waves, mem::MemLevel& l0, TdStats& stats,
                      std::function<void(uint64_t)> on_fill)
-    : sc_module(name),
-      in_(in),
+    : in_(in),
       waves_(waves),
       l0_(l0),
       stats_(stats),
       buffer_(return_buffer_entries),
-      on_fill_(std::move(on_fill)) {}
+      on_fill_(std::move(on_fill)),
+      view_(name) {}
 
 void NodeFetch::mem_retry(uint64_t tag, uint64_t cycle) {
   if (!refused_ || tag != refused_tag_) return;  // a stale notice

@@ -4,7 +4,6 @@
 // out of order, and the issue port takes the lane whose data is ready first.
 #pragma once
 
-#include <systemc>
 #include <functional>
 #include <string>
 
@@ -13,15 +12,16 @@
 #include "model/sim/vcd_writer.h"
 #include "model/td/td_stats.h"
 #include "model/td/return_buffer.h"
+#include "model/td/stage_view.h"
 #include "model/td/td_types.h"
 #include "model/td/wave_buffer.h"
 
 namespace td::timing {
 
-class NodeFetch : public sc_core::sc_module, public mem::MemClient {
+class NodeFetch : public mem::MemClient {
  public:
   // `on_fill` hears the cycle a pending fill lands (the TD is due then).
-  NodeFetch(sc_core::sc_module_name name, uint32_t return_buffer_entries, sim::Channel<LaneJob>& in,
+  NodeFetch(const char* name, uint32_t return_buffer_entries, sim::Channel<LaneJob>& in,
             const WaveBuffer& waves, mem::MemLevel& l0, TdStats& stats, std::function<void(uint64_t)> on_fill);
 
   // L0 found the cycle of a fill this stage waits for.
@@ -54,6 +54,7 @@ class NodeFetch : public sc_core::sc_module, public mem::MemClient {
   // sample_trace() after each clock's tick.
   void attach_trace(sim::VcdWriter& vcd);
   void sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const;
+  const char* name() const { return view_.name(); }
   // The last tick.
   bool requested() const { return requested_; }
   bool last_hit() const { return last_hit_; }
@@ -78,6 +79,7 @@ class NodeFetch : public sc_core::sc_module, public mem::MemClient {
     sim::VcdWriter::SignalId req_valid, req_address, l0_hit, l0_miss, stall_memory, stall_full, buffer_count,
         buffer_ready;
   } trace_{};
+  StageView view_;
 };
 
 }  // namespace td::timing

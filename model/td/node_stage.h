@@ -1,33 +1,35 @@
 // node_stage.h — a datapath stage fed by the issue port, one node lane a
 // clock: the box stage and the triangle stage are this with their own
-// output. A thin sc_module (name, trace signals, the output channel that
-// stands for the pipeline's output registers) around a Datapath
+// output. A thin stage (its SystemC name in a StageView, trace signals, the
+// output channel that stands for the pipeline's output registers) around a Datapath
 // (datapath.h) of the implementation td.datapath names.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
-#include <systemc>
 
 #include "model/isa/descriptor.h"
 #include "model/sim/channel.h"
 #include "model/sim/vcd_writer.h"
 #include "model/td/datapath.h"
+#include "model/td/stage_view.h"
 #include "model/td/td_types.h"
 
 namespace td::timing {
 
 template <typename Out>
-class NodeStage : public sc_core::sc_module {
+class NodeStage {
  public:
   using MakeDatapath =
       std::function<std::unique_ptr<Datapath<NodeLane, Out>>(sim::Channel<Out>&, uint32_t, const std::string&)>;
-  NodeStage(sc_core::sc_module_name name, uint32_t latency_cycles, const MakeDatapath& make)
-      : sc_module(name),
-        out_(latency_cycles + 1, latency_cycles),
-        datapath_(make(out_, latency_cycles, this->name())),
+  NodeStage(const char* name, uint32_t latency_cycles, const MakeDatapath& make)
+      : out_(latency_cycles + 1, latency_cycles),
+        view_(name),
+        datapath_(make(out_, latency_cycles, view_.name())),
         clocked_(datapath_->clocked()) {}
+
+  const char* name() const { return view_.name(); }
 
   // (An unclocked datapath holds no lane: its room is its output's.)
   bool can_accept() const { return clocked_ ? datapath_->can_accept() : out_.can_push(); }
@@ -68,6 +70,7 @@ class NodeStage : public sc_core::sc_module {
 
  private:
   sim::Channel<Out> out_;
+  StageView view_;
   std::unique_ptr<Datapath<NodeLane, Out>> datapath_;  // fills out_
   bool clocked_;
   uint64_t last_accept_cycle_ = UINT64_MAX;  // the trace's in_valid

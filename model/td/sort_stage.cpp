@@ -11,13 +11,13 @@ LaneDone sort_datapath_cpp(const SortLane& lane) {
                            ref::box_result(lane.tested.child, lane.tested.tests, lane.box_sort));
 }
 
-SortStage::SortStage(sc_core::sc_module_name name, uint32_t latency_cycles, sim::Channel<BoxTested>& in,
+SortStage::SortStage(const char* name, uint32_t latency_cycles, sim::Channel<BoxTested>& in,
                      const WaveBuffer& waves, const MakeDatapath& make)
-    : sc_module(name),
-      in_(in),
+    : in_(in),
       waves_(waves),
       out_(latency_cycles + 1, latency_cycles),
-      datapath_(make(out_, latency_cycles, this->name())),
+      view_(name),
+      datapath_(make(out_, latency_cycles, view_.name())),
       clocked_(datapath_->clocked()) {}
 
 void SortStage::tick(uint64_t cycle) {

@@ -6,11 +6,11 @@
 
 #include <functional>
 #include <memory>
-#include <systemc>
 
 #include "model/sim/channel.h"
 #include "model/sim/vcd_writer.h"
 #include "model/td/datapath.h"
+#include "model/td/stage_view.h"
 #include "model/td/td_types.h"
 #include "model/td/wave_buffer.h"
 
@@ -19,11 +19,11 @@ namespace td::timing {
 // The C++ sorting network: (key, slot) order, hit children first.
 LaneDone sort_datapath_cpp(const SortLane& lane);
 
-class SortStage : public sc_core::sc_module {
+class SortStage {
  public:
   using MakeDatapath =
       std::function<std::unique_ptr<Datapath<SortLane, LaneDone>>(sim::Channel<LaneDone>&, uint32_t, const std::string&)>;
-  SortStage(sc_core::sc_module_name name, uint32_t latency_cycles, sim::Channel<BoxTested>& in,
+  SortStage(const char* name, uint32_t latency_cycles, sim::Channel<BoxTested>& in,
             const WaveBuffer& waves, const MakeDatapath& make);
 
   // A clocked network's edges up to this cycle; first in the TD's tick.
@@ -42,6 +42,7 @@ class SortStage : public sc_core::sc_module {
     out_.clear();
     datapath_->reset();
   }
+  const char* name() const { return view_.name(); }
   bool accepted() const { return accepted_; }
   // Waveform: this stage's signals under its name. attach_trace() once,
   // sample_trace() after each clock's tick.
@@ -52,6 +53,7 @@ class SortStage : public sc_core::sc_module {
   sim::Channel<BoxTested>& in_;
   const WaveBuffer& waves_;
   sim::Channel<LaneDone> out_;
+  StageView view_;
   std::unique_ptr<Datapath<SortLane, LaneDone>> datapath_;  // fills out_
   bool clocked_;
   bool accepted_ = false;

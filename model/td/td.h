@@ -111,12 +111,32 @@ class Td : public sc_core::sc_module {
   uint32_t idle_stalls() const;
   void charge_skipped_clocks(uint64_t clocks);
 
+  // Ordered by use: a chip ticks each of its TDs in turn every clock, so
+  // the fields a tick reads come first and share as few cache lines as
+  // possible; the stages are thin (their SystemC names sit apart, in
+  // StageView). stats_ is constructed before l0_: the registry lists stats
+  // in that order.
+  uint64_t due_cycle_ = 0;
+  uint64_t last_tick_cycle_ = 0;
+  uint64_t client_retry_cycle_ = WaveClient::kNever;  // the client said "nothing before this cycle"
+  uint32_t idle_stalls_ = 0;  // idle_stalls() after the last tick
+  bool client_may_have_work_ = true;
+  // wake() came after this clock's client side: due at once, whatever the
+  // pipeline part then finds (the TD ticks next clock, as it would have had
+  // it been woken after its whole tick).
+  bool woken_ = false;
+  bool ticked_ = false;
+  bool accepted_ = false;
+  uint32_t accepted_slot_ = 0;
+  // Issue port and accept, last tick (trace).
+  bool port_valid_ = false, port_box_ = false;
+  uint8_t port_type_ = 0;
+  uint32_t port_lane_ = 0;
+  uint64_t port_wave_ = 0;
   uint32_t index_;
+  sim::ProgressMark* progress_ = nullptr;
   const BackingStore& store_;
   WaveClient& client_;
-  TdStats stats_;
-  mem::EventHold l0_events_;  // the L0's misses on their way to L1
-  mem::Cache l0_;
 
   WaveBuffer waves_;
   sim::Channel<LaneJob> fetch_queue_;
@@ -128,26 +148,11 @@ class Td : public sc_core::sc_module {
   TriStage tri_stage_;
   WriteBack write_back_;
 
-  WaveInstr incoming_;  // the client fills it; reused so lanes are not reallocated per instruction
-  bool client_may_have_work_ = true;
-  uint64_t client_retry_cycle_ = WaveClient::kNever;  // the client said "nothing before this cycle"
-  uint64_t due_cycle_ = 0;
-  // wake() came after this clock's client side: due at once, whatever the
-  // pipeline part then finds (the TD ticks next clock, as it would have had
-  // it been woken after its whole tick).
-  bool woken_ = false;
-  bool ticked_ = false;
-  uint64_t last_tick_cycle_ = 0;
-  uint32_t idle_stalls_ = 0;  // idle_stalls() after the last tick
-  // Issue port and accept, last tick (trace).
-  bool port_valid_ = false, port_box_ = false;
-  uint32_t port_lane_ = 0;
-  uint8_t port_type_ = 0;
-  uint64_t port_wave_ = 0;
-  bool accepted_ = false;
-  uint32_t accepted_slot_ = 0;
-  sim::ProgressMark* progress_ = nullptr;
+  TdStats stats_;
+  mem::EventHold l0_events_;  // the L0's misses on their way to L1
+  mem::Cache l0_;
 
+  WaveInstr incoming_;  // the client fills it; reused so lanes are not reallocated per instruction
   struct TraceIds;
   std::unique_ptr<TraceIds> trace_ids_;
   sim::VcdWriter* vcd_ = nullptr;

@@ -8,18 +8,18 @@
 
 namespace td::timing {
 
-WriteBack::WriteBack(sc_core::sc_module_name name, uint32_t td_index, uint32_t return_latency_cycles,
+WriteBack::WriteBack(const char* name, uint32_t td_index, uint32_t return_latency_cycles,
                      WaveBuffer& waves, sim::Channel<LaneDone>& from_sort, sim::Channel<LaneDone>& from_tri,
                      sim::Channel<LaneDone>& from_no_fetch, WaveClient& client, TdStats& stats)
-    : sc_module(name),
-      td_index_(td_index),
+    : td_index_(td_index),
       return_latency_(return_latency_cycles),
       waves_(waves),
       from_sort_(from_sort),
       from_tri_(from_tri),
       from_no_fetch_(from_no_fetch),
       client_(client),
-      stats_(stats) {}
+      stats_(stats),
+      view_(name) {}
 
 void WriteBack::write(const LaneDone& done, uint64_t cycle) {
   WaveSlot& slot = waves_.slot(done.slot);

@@ -5,19 +5,19 @@
 // the TD accepted them.
 #pragma once
 
-#include <systemc>
 
 #include "model/sim/channel.h"
 #include "model/sim/vcd_writer.h"
 #include "model/td/td_stats.h"
+#include "model/td/stage_view.h"
 #include "model/td/td_types.h"
 #include "model/td/wave_buffer.h"
 
 namespace td::timing {
 
-class WriteBack : public sc_core::sc_module {
+class WriteBack {
  public:
-  WriteBack(sc_core::sc_module_name name, uint32_t td_index, uint32_t return_latency_cycles, WaveBuffer& waves,
+  WriteBack(const char* name, uint32_t td_index, uint32_t return_latency_cycles, WaveBuffer& waves,
             sim::Channel<LaneDone>& from_sort, sim::Channel<LaneDone>& from_tri,
             sim::Channel<LaneDone>& from_no_fetch, WaveClient& client, TdStats& stats);
 
@@ -37,6 +37,7 @@ class WriteBack : public sc_core::sc_module {
   // Cycle the oldest instruction returns; UINT64_MAX if it is not done yet.
   uint64_t next_retire_cycle() const;
 
+  const char* name() const { return view_.name(); }
   uint32_t lanes_written() const { return lanes_written_; }  // last tick
   bool retired() const { return retired_; }                  // last tick
   // Waveform: this stage's signals under its name. attach_trace() once,
@@ -63,6 +64,7 @@ class WriteBack : public sc_core::sc_module {
   struct TraceSignals {
     sim::VcdWriter::SignalId lanes_written, wave_retired, waves_in_flight;
   } trace_{};
+  StageView view_;
 };
 
 }  // namespace td::timing
