@@ -12,18 +12,20 @@
 
 namespace td::timing {
 
-struct WaveSlot {
-  WaveInstr instr;
-  std::vector<ref::LanePlan> plans;  // per lane, decided at acceptance
-  std::vector<LaneResult> results;
-  uint32_t lanes_to_write = 0;  // active lanes (inactive ones write nothing)
+// The fields the stages read every clock first (one cache line with the
+// plans' and results' pointers), the instruction itself last.
+struct alignas(64) WaveSlot {
   uint64_t active_mask = 0;     // bit l: lane l is active (the sequencer's view)
-  uint32_t lanes_written = 0;
-  uint32_t next_lane = 0;       // sequencer position
-  uint32_t lane_count = 0;      // instr.lanes.size(), kept from acceptance (the sequencer asks every clock)
   uint64_t accept_cycle = 0;
   uint64_t sequenced_cycle = 0; // the sequencer passed its last lane
   uint64_t done_cycle = 0;      // last write + return latency, once all written
+  uint32_t lanes_to_write = 0;  // active lanes (inactive ones write nothing)
+  uint32_t lanes_written = 0;
+  uint32_t next_lane = 0;       // sequencer position
+  uint32_t lane_count = 0;      // instr.lanes.size(), kept from acceptance (the sequencer asks every clock)
+  std::vector<ref::LanePlan> plans;  // per lane, decided at acceptance
+  std::vector<LaneResult> results;
+  WaveInstr instr;
 
   bool sequenced() const { return next_lane >= lane_count; }
   // The sequencer's next lane is an active one (false once all are passed).
