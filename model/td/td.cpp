@@ -24,6 +24,9 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       index_(index),
       store_(store),
       client_(client),
+      stats_(sim::StatGroup(stats, this->name())),
+      l0_events_(events),
+      l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), &l0_events_),
       waves_(params.instruction_queue_depth),
       fetch_queue_(params.fetch_queue_depth),
       no_fetch_(2),
@@ -35,10 +38,7 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
                   datapath_factory(params.datapath).sort),
       tri_stage_("tri_stage", params.triangle_latency_cycles, datapath_factory(params.datapath).triangle),
       write_back_("write_back", index, params.return_latency_cycles, waves_, sort_stage_.out(), tri_stage_.out(),
-                  no_fetch_, client, stats_),
-      stats_(sim::StatGroup(stats, this->name())),
-      l0_events_(events),
-      l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), &l0_events_) {}
+                  no_fetch_, client, stats_) {}
 
 Td::~Td() = default;
 

@@ -114,8 +114,8 @@ class Td : public sc_core::sc_module {
   // Ordered by use: a chip ticks each of its TDs in turn every clock, so
   // the fields a tick reads come first and share as few cache lines as
   // possible; the stages are thin (their SystemC names sit apart, in
-  // StageView). stats_ is constructed before l0_: the registry lists stats
-  // in that order.
+  // StageView). stats_ is constructed before l0_ (the registry lists stats
+  // in that order), and both before the stages that refer to them.
   uint64_t due_cycle_ = 0;
   uint64_t last_tick_cycle_ = 0;
   uint64_t client_retry_cycle_ = WaveClient::kNever;  // the client said "nothing before this cycle"
@@ -138,6 +138,10 @@ class Td : public sc_core::sc_module {
   const BackingStore& store_;
   WaveClient& client_;
 
+  TdStats stats_;
+  mem::EventHold l0_events_;  // the L0's misses on their way to L1
+  mem::Cache l0_;
+
   WaveBuffer waves_;
   sim::Channel<LaneJob> fetch_queue_;
   sim::Channel<LaneDone> no_fetch_;
@@ -147,10 +151,6 @@ class Td : public sc_core::sc_module {
   SortStage sort_stage_;
   TriStage tri_stage_;
   WriteBack write_back_;
-
-  TdStats stats_;
-  mem::EventHold l0_events_;  // the L0's misses on their way to L1
-  mem::Cache l0_;
 
   WaveInstr incoming_;  // the client fills it; reused so lanes are not reallocated per instruction
   struct TraceIds;
