@@ -5,7 +5,6 @@
 // write-back with their all-ones result; the others go to node fetch.
 #pragma once
 
-
 #include "model/sim/channel.h"
 #include "model/sim/vcd_writer.h"
 #include "model/td/td_stats.h"
@@ -31,8 +30,8 @@ class LaneSequencer {
   // sample_trace() after each clock's tick.
   void attach_trace(sim::VcdWriter& vcd);
   void sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const;
-  // The last tick.
   const char* name() const { return view_.name(); }
+  // The last tick.
   bool issued() const { return issued_; }
   bool stalled() const { return stalled_; }
   uint32_t last_lane() const { return last_lane_; }

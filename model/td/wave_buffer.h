@@ -12,8 +12,8 @@
 
 namespace td::timing {
 
-// The fields the stages read every clock first (one cache line with the
-// plans' and results' pointers), the instruction itself last.
+// The fields the stages read every clock first (one cache line, with the
+// plans' pointer), the results' pointer next, the instruction itself last.
 struct alignas(64) WaveSlot {
   uint64_t active_mask = 0;     // bit l: lane l is active (the sequencer's view)
   uint64_t accept_cycle = 0;

@@ -5,7 +5,6 @@
 // the TD accepted them.
 #pragma once
 
-
 #include "model/sim/channel.h"
 #include "model/sim/vcd_writer.h"
 #include "model/td/td_stats.h"
