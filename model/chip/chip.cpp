@@ -58,6 +58,8 @@ Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::Wave
   l2_->set_progress(&progress_);
   for (auto& l1 : l1_) l1->set_progress(&progress_);
   for (timing::Td* t : tds_) t->set_progress(&progress_);
+  td_due_.assign(tds_.size(), 0);
+  for (size_t i = 0; i < tds_.size(); ++i) tds_[i]->keep_due_cycle_in(&td_due_[i]);
   register_chip_stats(stats);
   SC_METHOD(tick);  // first runs at time 0: the reset cycle
 }
@@ -75,45 +77,71 @@ void Chip::tick() {
 }
 
 void Chip::clock_edge() {
-  const uint64_t cycle = current_cycle();
-  if (cycle == 0) {
+  const uint64_t sc_cycle = current_cycle();
+  if (sc_cycle == 0) {
     for (timing::Td* t : tds_) t->reset();
     next_trigger(period_);
     return;
   }
   // Woken by wake() and by the clock in the same cycle: tick once.
-  if (!ticked_ || cycle != last_tick_cycle_) {
-    ticked_ = true;
-    last_tick_cycle_ = cycle;
-    // Misses arriving at a level this clock first, in the order they were
-    // made; then the TDs, which see the fills that landed.
-    events_.run_until(cycle);
-    const bool traced = vcd_ && vcd_->in_window(cycle);
-    if (pool_ && !traced && !sim::debug_flags().any()) {
-      tick_tds_parallel(cycle);
-      schedule(cycle, earliest_td_due());
-      return;
-    }
-    // The earliest due cycle is gathered as the TDs go: a TD's own tick
-    // is the last change to its due cycle this clock, unless a result
-    // woke another TD (then every TD is read again).
-    uint64_t earliest = UINT64_MAX;
-    woke_other_td_ = false;
-    for (timing::Td* t : tds_) {
-      // A traced TD ticks every clock, so that one-clock pulses read right;
-      // an idle tick changes nothing (stalls are charged either way).
-      if (t->due_cycle() <= cycle || traced) {
-        t->tick(cycle);
-        if (t->returned_wave()) tap_.process_returned(t->index());
-      }
-      if (traced) t->sample_trace(cycle);
-      earliest = std::min(earliest, t->due_cycle());
-    }
-    if (traced) vcd_->sample_companions(cycle);  // the Verilated units' signals, once all ticked
-    schedule(cycle, woke_other_td_ ? earliest_td_due() : earliest);
+  if (ticked_ && sc_cycle == last_tick_cycle_) {
+    trigger_at(sc_cycle, next_tick_cycle(sc_cycle, earliest_td_due()));
     return;
   }
-  schedule(cycle, earliest_td_due());
+  // Consecutive clocks with work run here, one after another, up to the end
+  // of run_until_idle's step: nothing else in the simulation can act
+  // between them (wake() comes from outside a step), and a trip through the
+  // SystemC kernel per clock costs more than a quiet TD's tick.
+  uint64_t cycle = sc_cycle;
+  for (;;) {
+    ticked_ = true;
+    last_tick_cycle_ = cycle;
+    const uint64_t next = next_tick_cycle(cycle, tick_tds(cycle));
+    if (next != cycle + 1 || next >= step_end_cycle_) {
+      trigger_at(sc_cycle, next);
+      return;
+    }
+    cycle = next;
+  }
+}
+
+uint64_t Chip::tick_tds(uint64_t cycle) {
+  // Misses arriving at a level this clock first, in the order they were
+  // made; then the TDs, which see the fills that landed.
+  events_.run_until(cycle);
+  const bool traced = vcd_ && vcd_->in_window(cycle);
+  if (pool_ && !traced && !sim::debug_flags().any()) {
+    tick_tds_parallel(cycle);
+    return earliest_td_due();
+  }
+  if (traced) {
+    // A traced TD ticks every clock, so that one-clock pulses read right;
+    // an idle tick changes nothing (stalls are charged either way).
+    for (timing::Td* t : tds_) {
+      t->tick(cycle);
+      if (t->returned_wave()) tap_.process_returned(t->index());
+      t->sample_trace(cycle);
+    }
+    vcd_->sample_companions(cycle);  // the Verilated units' signals, once all ticked
+    return earliest_td_due();
+  }
+  // The earliest due cycle is gathered as the TDs go: a TD's own tick
+  // is the last change to its due cycle this clock, unless a result
+  // woke another TD (then every TD is read again). The due cycles are
+  // read from the chip's dense array: most TDs are not due.
+  uint64_t earliest = UINT64_MAX;
+  woke_other_td_ = false;
+  const size_t count = tds_.size();
+  const uint64_t* due = td_due_.data();
+  for (size_t i = 0; i < count; ++i) {
+    if (due[i] <= cycle) {
+      timing::Td& t = *tds_[i];
+      t.tick(cycle);
+      if (t.returned_wave()) tap_.process_returned(t.index());
+    }
+    earliest = std::min(earliest, due[i]);
+  }
+  return woke_other_td_ ? earliest_td_due() : earliest;
 }
 
 void Chip::tick_tds_parallel(uint64_t cycle) {
@@ -149,26 +177,27 @@ void Chip::set_threads(unsigned threads) {
 
 uint64_t Chip::earliest_td_due() const {
   uint64_t due = UINT64_MAX;
-  for (const timing::Td* t : tds_) due = std::min(due, t->due_cycle());
+  for (const uint64_t d : td_due_) due = std::min(due, d);
   return due;
 }
 
 uint64_t Chip::next_due_cycle() const { return std::min(events_.next_cycle(), earliest_td_due()); }
 
-void Chip::schedule(uint64_t cycle, uint64_t earliest_td_due) {
-  if (vcd_ && vcd_->wants_samples_until(cycle + 1)) {
-    next_trigger(period_);
-    return;
-  }
+uint64_t Chip::next_tick_cycle(uint64_t cycle, uint64_t earliest_td_due) const {
+  if (vcd_ && vcd_->wants_samples_until(cycle + 1)) return cycle + 1;
   const uint64_t due = std::min(events_.next_cycle(), earliest_td_due);
-  if (due <= cycle + 1) {
-    next_trigger(period_);  // the next clock
-  } else if (due == UINT64_MAX) {
-    TD_DEBUG(kChip, cycle, name(), "every TD idle: sleeping until new work");
+  return std::max(due, cycle + 1);
+}
+
+void Chip::trigger_at(uint64_t sc_cycle, uint64_t next) {
+  if (next == UINT64_MAX) {
+    TD_DEBUG(kChip, last_tick_cycle_, name(), "every TD idle: sleeping until new work");
     next_trigger(wake_event_);
+  } else if (next == last_tick_cycle_ + 1) {
+    next_trigger(period_ * static_cast<double>(next - sc_cycle));  // the next clock
   } else {
-    TD_DEBUG(kChip, cycle, name(), "nothing moves before cycle {}: sleeping", due);
-    next_trigger(period_ * static_cast<double>(due - cycle), wake_event_);
+    TD_DEBUG(kChip, last_tick_cycle_, name(), "nothing moves before cycle {}: sleeping", next);
+    next_trigger(period_ * static_cast<double>(next - sc_cycle), wake_event_);
   }
 }
 
@@ -281,7 +310,9 @@ RunOutcome Chip::run_until_idle(const std::function<bool()>& done, uint64_t max_
     const uint64_t until = std::min(next_due_cycle(), deadline);
     if (until > now + kChunkCycles)
       step = std::min((until - now) / kChunkCycles * kChunkCycles, kMaxStepCycles);
+    step_end_cycle_ = now + step;
     sc_core::sc_start(period_ * static_cast<double>(step));
+    step_end_cycle_ = 0;
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   }
 }

@@ -125,8 +125,14 @@ class Chip : public sc_core::sc_module {
   void clock_edge();
   // Ticks the due TDs, their pipelines on the pool's threads.
   void tick_tds_parallel(uint64_t cycle);
-  // The next trigger after `cycle`'s clock, given every TD's earliest due cycle.
-  void schedule(uint64_t cycle, uint64_t earliest_td_due);
+  // One clock: the memory events due, then the due TDs; returns every TD's
+  // earliest due cycle after it.
+  uint64_t tick_tds(uint64_t cycle);
+  // The next clock to tick after `cycle`'s, given every TD's earliest due
+  // cycle; UINT64_MAX: none until new work.
+  uint64_t next_tick_cycle(uint64_t cycle, uint64_t earliest_td_due) const;
+  // The process's next trigger, for clock `next`, from this activation at `sc_cycle`.
+  void trigger_at(uint64_t sc_cycle, uint64_t next);
   uint64_t earliest_td_due() const;
   // The earliest cycle a TD or a memory event is due; UINT64_MAX if none.
   uint64_t next_due_cycle() const;
@@ -143,6 +149,7 @@ class Chip : public sc_core::sc_module {
   std::vector<std::unique_ptr<mem::Cache>> l1_;
   std::vector<std::unique_ptr<Wgp>> wgps_;
   std::vector<timing::Td*> tds_;
+  std::vector<uint64_t> td_due_;  // tds_[i]'s due cycle (the TD keeps it here), read every clock
   bool woke_other_td_ = false;  // this clock, a result woke a TD other than the one ticking
   sc_core::sc_time period_;
   uint64_t period_ticks_;
@@ -151,6 +158,9 @@ class Chip : public sc_core::sc_module {
   std::exception_ptr error_;  // thrown inside tick(); rethrown by run_until_idle
   bool ticked_ = false;
   uint64_t last_tick_cycle_ = 0;
+  // The first clock after run_until_idle's current step (0: outside one):
+  // an activation ticks consecutive clocks up to it.
+  uint64_t step_end_cycle_ = 0;
   sim::VcdWriter* vcd_ = nullptr;
   sim::Counter* cycles_ = nullptr;
   std::unique_ptr<sim::WorkerPool> pool_;  // set_threads(N > 1)

@@ -32,7 +32,7 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       no_fetch_(2),
       sequencer_("lane_sequencer", waves_, fetch_queue_, no_fetch_, stats_),
       node_fetch_("node_fetch", params.return_buffer_entries, fetch_queue_, waves_, l0_, stats_,
-                  [this](uint64_t cycle) { due_cycle_ = std::min(due_cycle_, cycle); }),
+                  [this](uint64_t cycle) { *due_cycle_ = std::min(*due_cycle_, cycle); }),
       box_stage_("box_stage", params.box_latency_cycles, datapath_factory(params.datapath).box),
       sort_stage_("sort_stage", params.sort_latency_cycles, box_stage_.out(), waves_,
                   datapath_factory(params.datapath).sort),
@@ -44,7 +44,7 @@ Td::~Td() = default;
 
 void Td::wake() {
   client_may_have_work_ = true;
-  due_cycle_ = 0;
+  *due_cycle_ = 0;
   woken_ = true;
 }
 
@@ -59,7 +59,7 @@ void Td::reset() {
   sort_stage_.reset();
   tri_stage_.reset();
   client_may_have_work_ = true;
-  due_cycle_ = 0;
+  *due_cycle_ = 0;
   idle_stalls_ = 0;
 }
 
@@ -122,7 +122,7 @@ void Td::tick_pipeline(uint64_t cycle) {
     progress_->note(cycle);
   const uint64_t next = next_active_cycle(cycle);
   idle_stalls_ = next > cycle + 1 ? idle_stalls() : 0;
-  due_cycle_ = woken_ ? 0 : next;
+  *due_cycle_ = woken_ ? 0 : next;
 }
 
 void Td::issue_port(uint64_t cycle) {
@@ -218,10 +218,10 @@ std::string Td::describe(uint64_t cycle) const {
                                 oldest.lanes_written);
   const uint64_t retire = write_back_.next_retire_cycle();
   if (retire != UINT64_MAX) out += fmt::format(", returns at cycle {}", retire);
-  if (due_cycle_ == UINT64_MAX)
+  if (*due_cycle_ == UINT64_MAX)
     out += "; ticks again only when told (a fill's cycle, an MSHR's release or new work)";
   else
-    out += fmt::format("; next tick at cycle {}", due_cycle_);
+    out += fmt::format("; next tick at cycle {}", *due_cycle_);
   out += "\n    " + std::string(sequencer_.name()) + ": ";
   if (!waves_.has_unsequenced())
     out += "every lane passed on";

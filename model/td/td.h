@@ -72,7 +72,13 @@ class Td : public sc_core::sc_module {
   void release_events() { l0_events_.release(); }
   // The first cycle on which tick() can do anything; UINT64_MAX while only
   // new work from the wave client (wake()) can.
-  uint64_t due_cycle() const { return due_cycle_; }
+  uint64_t due_cycle() const { return *due_cycle_; }
+  // Keeps the due cycle in `slot` from now on (a chip's array of its TDs'
+  // due cycles: the chip reads them every clock, the TDs seldom).
+  void keep_due_cycle_in(uint64_t* slot) {
+    *slot = *due_cycle_;
+    due_cycle_ = slot;
+  }
   // The wave client may have an instruction for this TD: due at once.
   void wake();
   // The client said it had nothing for this TD, and nothing woke it since.
@@ -116,7 +122,8 @@ class Td : public sc_core::sc_module {
   // possible; the stages are thin (their SystemC names sit apart, in
   // StageView). stats_ is constructed before l0_ (the registry lists stats
   // in that order), and both before the stages that refer to them.
-  uint64_t due_cycle_ = 0;
+  uint64_t own_due_cycle_ = 0;
+  uint64_t* due_cycle_ = &own_due_cycle_;  // see keep_due_cycle_in()
   uint64_t last_tick_cycle_ = 0;
   uint64_t client_retry_cycle_ = WaveClient::kNever;  // the client said "nothing before this cycle"
   uint32_t idle_stalls_ = 0;  // idle_stalls() after the last tick

@@ -31,6 +31,7 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
       alu_cycles_per_iteration_(uint64_t{params.alu_instructions_per_iteration} * (params.lanes_per_wave / 32)),
       waves_(size_t{td_count} * params.simds_per_td * params.waves_per_simd),
       simd_free_cycle_(size_t{td_count} * params.simds_per_td, 0),
+      in_flight_(td_count),
       checks_(td_count),
       waves_launched_(stats.counter("waves", "waves", "waves launched (each traces up to lanes_per_wave rays)")),
       rays_finished_(stats.counter("rays", "rays", "rays whose walk ended and whose hit was delivered")),
@@ -141,7 +142,8 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   active_lanes_issued_.add(wave.live_lanes);
   wave.state = WaveState::kIssued;
   wave.ready_cycle = cycle;  // now: when it was issued
-  issued_.emplace(out.id, chosen);
+  wave.instr_id = out.id;
+  in_flight_[td_index].push_back(chosen);
   return true;
 }
 
@@ -164,10 +166,11 @@ const tb::Scoreboard& TraversalShader::scoreboard() {
 }
 
 bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
-  const auto it = issued_.find(result.id);
-  if (it == issued_.end()) throw std::logic_error(fmt::format("shader: result for unknown instruction {}", result.id));
-  const size_t index = it->second;
-  issued_.erase(it);
+  std::deque<size_t>& in_flight = in_flight_[td_index];
+  if (in_flight.empty() || waves_[in_flight.front()].instr_id != result.id)
+    throw std::logic_error(fmt::format("shader: result for unknown instruction {}", result.id));
+  const size_t index = in_flight.front();
+  in_flight.pop_front();
   Wave& wave = waves_[index];
   td_wait_cycles_.add(result.complete_cycle - wave.ready_cycle);
   const uint64_t order = returned_++;

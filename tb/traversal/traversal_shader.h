@@ -21,8 +21,8 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "model/sim/stats.h"
@@ -68,6 +68,7 @@ class TraversalShader final : public timing::WaveClient {
   struct Wave {
     WaveState state = WaveState::kEmpty;
     uint64_t ready_cycle = 0;  // kAlu: its instruction is ready from this cycle
+    uint64_t instr_id = 0;     // kIssued: the instruction in flight
     std::vector<RayTraversal> lanes;
     std::vector<scene::SceneRay> rays;
     std::vector<uint64_t> ray_index;
@@ -104,7 +105,9 @@ class TraversalShader final : public timing::WaveClient {
   uint64_t alu_cycles_per_iteration_;
   std::vector<Wave> waves_;
   std::vector<uint64_t> simd_free_cycle_;  // per (TD, SIMD): its ALU is busy until then
-  std::unordered_map<uint64_t, size_t> issued_;  // instruction id -> wave
+  // Per TD, its waves with an instruction in flight, in issue order: a TD
+  // returns instructions in the order it accepted them.
+  std::vector<std::deque<size_t>> in_flight_;
   uint64_t next_id_ = 1;
   uint64_t next_ray_ = 0;
   std::vector<scene::SceneRay> ray_buffer_;
