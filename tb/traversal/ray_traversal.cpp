@@ -15,7 +15,14 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
   if (bvh.report.depth > kMaxDepth) throw std::invalid_argument("traversal: BVH deeper than the restart trail");
   bvh_ = &bvh;
   options_ = options;
-  ray_tmax_ = ray.tmax;
+  if (options.stack_entries > kInlineStackEntries || bvh.report.depth > kInlineDepth) {
+    if (!spill_) spill_ = std::make_unique<Spill>();
+    stack_ = spill_->stack.data();
+    trail_ = spill_->trail.data();
+  } else {
+    stack_ = inline_stack_.data();
+    trail_ = inline_trail_.data();
+  }
   trail_length_ = 0;
   stack_bottom_ = stack_size_ = 0;
   hit_ = scene::RayHit{};
@@ -25,23 +32,10 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
   done_ = ref::lane_is_inactive(lane_, lane_.ray());
 }
 
-void RayTraversal::consume(const LaneResult& result) {
-  if (!result.written) {  // an inactive lane: nothing was tested, nothing will be
-    done_ = true;
-    return;
-  }
-  if (result.outcome != LaneOutcome::kBoxNode && result.outcome != LaneOutcome::kTriangle) {
-    ++counters_.faults;
-    finish_node();
-    return;
-  }
-  if (is_box(NodePtr{lane_.node_ptr}.type()))
-    consume_box(result);
-  else
-    consume_triangle(result);
-}
-
-void RayTraversal::consume_box(const LaneResult& result) {
+// consume_box() and consume_triangle() are consume()'s two halves, the
+// functional engine's inner loop: kept inline (a call per step costs 7% of
+// the walk's instructions).
+[[gnu::always_inline]] inline void RayTraversal::consume_box(const LaneResult& result) {
   ++counters_.box_steps;
   uint32_t hits = 0;
   while (hits < 4 && result.dwords[hits] != kInvalidChild) ++hits;
@@ -70,7 +64,7 @@ void RayTraversal::consume_box(const LaneResult& result) {
   go_to(result.dwords[first], level + 1);
 }
 
-void RayTraversal::consume_triangle(const LaneResult& result) {
+[[gnu::always_inline]] inline void RayTraversal::consume_triangle(const LaneResult& result) {
   ++counters_.triangle_steps;
   const float t_num = float_of(result.dwords[0]);
   const float det = float_of(result.dwords[1]);
@@ -99,6 +93,22 @@ void RayTraversal::consume_triangle(const LaneResult& result) {
     lane_.ray_dwords[0] = bits_of(t);  // later steps look no further than this hit
   }
   finish_node();
+}
+
+void RayTraversal::consume(const LaneResult& result) {
+  if (!result.written) {  // an inactive lane: nothing was tested, nothing will be
+    done_ = true;
+    return;
+  }
+  if (result.outcome != LaneOutcome::kBoxNode && result.outcome != LaneOutcome::kTriangle) {
+    ++counters_.faults;
+    finish_node();
+    return;
+  }
+  if (is_box(NodePtr{lane_.node_ptr}.type()))
+    consume_box(result);
+  else
+    consume_triangle(result);
 }
 
 void RayTraversal::finish_node() {

@@ -20,6 +20,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 
 #include "model/isa/lane.h"
 #include "tb/scene/encoded_bvh.h"
@@ -46,6 +47,10 @@ struct TraversalCounters {
 
 class RayTraversal {
  public:
+  RayTraversal() = default;
+  RayTraversal(const RayTraversal&) = delete;
+  RayTraversal& operator=(const RayTraversal&) = delete;
+
   static constexpr uint32_t kMaxStackEntries = 64;
   static constexpr uint32_t kMaxDepth = 64;  // restart-trail levels: deeper BVHs are refused
 
@@ -68,10 +73,24 @@ class RayTraversal {
   const scene::RayHit& hit() const { return hit_; }
   const TraversalCounters& counters() const { return counters_; }
 
+  // Heap bytes a walk adds when its stack or trail outgrows what it holds
+  // in itself (memory estimates).
+  static constexpr size_t spill_bytes() { return sizeof(Spill); }
+
  private:
   struct TrailLevel {
     uint8_t index = 0;  // which sorted hit child is being visited
     uint8_t count = 0;  // how many children the node's last test hit
+  };
+  // The stack and trail a walk holds in itself: the defaults' sizes (16
+  // entries, the seeds' LDS budget) and most BVHs' depth. A timed run keeps
+  // tens of thousands of walks in flight, so their size is what its host
+  // caches hold; a larger stack or a deeper BVH uses the spill storage.
+  static constexpr uint32_t kInlineStackEntries = 16;
+  static constexpr uint32_t kInlineDepth = 32;
+  struct Spill {
+    std::array<uint32_t, kMaxStackEntries> stack{};
+    std::array<TrailLevel, kMaxDepth> trail{};
   };
 
   void consume_box(const LaneResult& result);
@@ -81,18 +100,25 @@ class RayTraversal {
   void push(uint32_t node_ptr);
   uint32_t pop();
 
+  // What every step reads first (the lane, the BVH, the sizes and
+  // positions, the counters), then the hit, the stack and the trail.
+  LaneInput lane_;
   const scene::EncodedBvh* bvh_ = nullptr;
   TraversalOptions options_;
-  LaneInput lane_;
-  float ray_tmax_ = 0;  // the extent the ray started with
-  uint32_t level_ = 0;  // depth of the current node (root 0)
-  std::array<TrailLevel, kMaxDepth> trail_{};
+  uint32_t level_ = 0;         // depth of the current node (root 0)
   uint32_t trail_length_ = 0;  // levels [0, trail_length_) hold the path
-  std::array<uint32_t, kMaxStackEntries> stack_{};
   uint32_t stack_bottom_ = 0, stack_size_ = 0;
-  scene::RayHit hit_;
-  TraversalCounters counters_;
   bool done_ = true;
+  TraversalCounters counters_;
+  scene::RayHit hit_;
+  // The stack's and trail's storage (start() points them at the inline
+  // arrays or at spill_): a walk points into itself, so it is never copied
+  // or moved.
+  uint32_t* stack_ = nullptr;
+  TrailLevel* trail_ = nullptr;
+  std::array<uint32_t, kInlineStackEntries> inline_stack_{};
+  std::array<TrailLevel, kInlineDepth> inline_trail_{};
+  std::unique_ptr<Spill> spill_;  // allocated by the first walk that needs it, kept
 };
 
 }  // namespace td::traversal

@@ -16,7 +16,8 @@ namespace {
 constexpr size_t kRayBatch = 4096;  // rays read from the source at a time
 
 // The configuration's memory estimate counts a shader lane at this bound.
-static_assert(sizeof(RayTraversal) + sizeof(scene::SceneRay) + sizeof(uint64_t) + 1 <= chip::kShaderLaneBytes,
+static_assert(sizeof(RayTraversal) + RayTraversal::spill_bytes() + sizeof(scene::SceneRay) + sizeof(uint64_t) + 1 <=
+                  chip::kShaderLaneBytes,
               "a shader lane outgrew chip::kShaderLaneBytes: raise it");
 
 }  // namespace
@@ -46,7 +47,7 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
   if (params_.lanes_per_wave != 32 && params_.lanes_per_wave != 64)
     throw std::invalid_argument("shader: lanes_per_wave must be 32 or 64");
   for (Wave& wave : waves_) {
-    wave.lanes.resize(params_.lanes_per_wave);
+    wave.lanes = std::make_unique<RayTraversal[]>(params_.lanes_per_wave);
     wave.rays.resize(params_.lanes_per_wave);
     wave.ray_index.resize(params_.lanes_per_wave);
   }

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -69,7 +70,7 @@ class TraversalShader final : public timing::WaveClient {
     WaveState state = WaveState::kEmpty;
     uint64_t ready_cycle = 0;  // kAlu: its instruction is ready from this cycle
     uint64_t instr_id = 0;     // kIssued: the instruction in flight
-    std::vector<RayTraversal> lanes;
+    std::unique_ptr<RayTraversal[]> lanes;  // lanes_per_wave walks (a walk is never moved)
     std::vector<scene::SceneRay> rays;
     std::vector<uint64_t> ray_index;
     uint64_t live = 0;         // bit l: lane l holds a ray still being walked
