@@ -8,8 +8,8 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <utility>
-#include <vector>
 
 namespace td::sim {
 
@@ -17,8 +17,9 @@ template <typename T>
 class Channel {
  public:
   // `depth` items at most; each visible `delay` cycles after its push.
-  explicit Channel(size_t depth, uint32_t delay = 1) : slots_(depth), depth_(depth), delay_(delay) {
-    assert(depth >= 1 && delay >= 1);
+  explicit Channel(size_t depth, uint32_t delay = 1)
+      : slots_(std::make_unique<Slot[]>(depth)), depth_(static_cast<uint32_t>(depth)), delay_(delay) {
+    assert(depth >= 1 && depth <= UINT32_MAX && delay >= 1);
   }
 
   // ready: the consumer side has room.
@@ -58,17 +59,19 @@ class Channel {
 
  private:
   // index < 2 * depth: a compare instead of a division on every push and pop.
-  size_t wrap(size_t index) const { return index >= depth_ ? index - depth_ : index; }
+  uint32_t wrap(uint32_t index) const { return index >= depth_ ? index - depth_ : index; }
 
   struct Slot {
     T item{};
     uint64_t visible_cycle = 0;
   };
-  std::vector<Slot> slots_;
-  size_t depth_;  // slots_.size(), kept: a vector's size divides by the slot's size
+  // 32 bytes in all: a TD asks each of its channels "can I pop?" every
+  // clock, and keeps them side by side.
+  std::unique_ptr<Slot[]> slots_;
+  uint32_t depth_;
   uint32_t delay_;
-  size_t head_ = 0;
-  size_t size_ = 0;
+  uint32_t head_ = 0;
+  uint32_t size_ = 0;
   // The oldest item's visible cycle, kept beside the counts: stages ask
   // "can I pop?" every clock, and the answer then needs no read of the ring.
   uint64_t front_visible_ = 0;

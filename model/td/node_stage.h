@@ -23,14 +23,24 @@ class NodeStage {
  public:
   using MakeDatapath =
       std::function<std::unique_ptr<Datapath<NodeLane, Out>>(sim::Channel<Out>&, uint32_t, const std::string&)>;
-  NodeStage(const char* name, uint32_t latency_cycles, const MakeDatapath& make)
-      : out_(latency_cycles + 1, latency_cycles),
+  // `out` is the stage's output, made by output_channel(latency_cycles);
+  // its owner (the TD) keeps it beside its other channels.
+  NodeStage(const char* name, uint32_t latency_cycles, sim::Channel<Out>& out, const MakeDatapath& make)
+      : out_(out),
         view_(name),
         datapath_(make(out_, latency_cycles, view_.name())),
         clocked_(datapath_->clocked()) {}
 
+  // The pipeline's output registers: room for every lane inside, each
+  // visible `latency_cycles` after it entered.
+  static sim::Channel<Out> output_channel(uint32_t latency_cycles) {
+    return sim::Channel<Out>(latency_cycles + 1, latency_cycles);
+  }
+
   const char* name() const { return view_.name(); }
 
+  // The datapath keeps time (an RTL pipeline): clock() and next_output_cycle() matter.
+  bool clocked() const { return clocked_; }
   // (An unclocked datapath holds no lane: its room is its output's.)
   bool can_accept() const { return clocked_ ? datapath_->can_accept() : out_.can_push(); }
   // One lane a clock: `node_bytes` are the node's 64 bytes (128 for an FP32 box node).
@@ -69,7 +79,7 @@ class NodeStage {
   }
 
  private:
-  sim::Channel<Out> out_;
+  sim::Channel<Out>& out_;
   StageView view_;
   std::unique_ptr<Datapath<NodeLane, Out>> datapath_;  // fills out_
   bool clocked_;

@@ -12,10 +12,10 @@ LaneDone sort_datapath_cpp(const SortLane& lane) {
 }
 
 SortStage::SortStage(const char* name, uint32_t latency_cycles, sim::Channel<BoxTested>& in,
-                     const WaveBuffer& waves, const MakeDatapath& make)
+                     sim::Channel<LaneDone>& out, const WaveBuffer& waves, const MakeDatapath& make)
     : in_(in),
       waves_(waves),
-      out_(latency_cycles + 1, latency_cycles),
+      out_(out),
       view_(name),
       datapath_(make(out_, latency_cycles, view_.name())),
       clocked_(datapath_->clocked()) {}

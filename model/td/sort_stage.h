@@ -23,9 +23,18 @@ class SortStage {
  public:
   using MakeDatapath =
       std::function<std::unique_ptr<Datapath<SortLane, LaneDone>>(sim::Channel<LaneDone>&, uint32_t, const std::string&)>;
-  SortStage(const char* name, uint32_t latency_cycles, sim::Channel<BoxTested>& in,
+  // `out` is the network's output, made by output_channel(latency_cycles);
+  // its owner (the TD) keeps it beside its other channels.
+  SortStage(const char* name, uint32_t latency_cycles, sim::Channel<BoxTested>& in, sim::Channel<LaneDone>& out,
             const WaveBuffer& waves, const MakeDatapath& make);
+  // The network's output registers: room for every lane inside, each
+  // visible `latency_cycles` after it entered.
+  static sim::Channel<LaneDone> output_channel(uint32_t latency_cycles) {
+    return sim::Channel<LaneDone>(latency_cycles + 1, latency_cycles);
+  }
 
+  // The network keeps time (an RTL pipeline): clock() and next_output_cycle() matter.
+  bool clocked() const { return clocked_; }
   // A clocked network's edges up to this cycle; first in the TD's tick.
   void clock(uint64_t cycle) {
     if (clocked_) datapath_->clock_until(cycle);
@@ -52,7 +61,7 @@ class SortStage {
  private:
   sim::Channel<BoxTested>& in_;
   const WaveBuffer& waves_;
-  sim::Channel<LaneDone> out_;
+  sim::Channel<LaneDone>& out_;
   StageView view_;
   std::unique_ptr<Datapath<SortLane, LaneDone>> datapath_;  // fills out_
   bool clocked_;

@@ -24,21 +24,26 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       index_(index),
       store_(store),
       client_(client),
+      fetch_queue_(params.fetch_queue_depth),
+      no_fetch_(2),
+      box_out_(BoxStage::output_channel(params.box_latency_cycles)),
+      sort_out_(SortStage::output_channel(params.sort_latency_cycles)),
+      tri_out_(TriStage::output_channel(params.triangle_latency_cycles)),
       stats_(sim::StatGroup(stats, this->name())),
       l0_events_(events),
       l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), &l0_events_),
       waves_(params.instruction_queue_depth),
-      fetch_queue_(params.fetch_queue_depth),
-      no_fetch_(2),
       sequencer_("lane_sequencer", waves_, fetch_queue_, no_fetch_, stats_),
       node_fetch_("node_fetch", params.return_buffer_entries, fetch_queue_, waves_, l0_, stats_,
                   [this](uint64_t cycle) { *due_cycle_ = std::min(*due_cycle_, cycle); }),
-      box_stage_("box_stage", params.box_latency_cycles, datapath_factory(params.datapath).box),
-      sort_stage_("sort_stage", params.sort_latency_cycles, box_stage_.out(), waves_,
+      box_stage_("box_stage", params.box_latency_cycles, box_out_, datapath_factory(params.datapath).box),
+      sort_stage_("sort_stage", params.sort_latency_cycles, box_out_, sort_out_, waves_,
                   datapath_factory(params.datapath).sort),
-      tri_stage_("tri_stage", params.triangle_latency_cycles, datapath_factory(params.datapath).triangle),
-      write_back_("write_back", index, params.return_latency_cycles, waves_, sort_stage_.out(), tri_stage_.out(),
-                  no_fetch_, client, stats_) {}
+      tri_stage_("tri_stage", params.triangle_latency_cycles, tri_out_, datapath_factory(params.datapath).triangle),
+      write_back_("write_back", index, params.return_latency_cycles, waves_, sort_out_, tri_out_, no_fetch_, client,
+                  stats_) {
+  clocked_datapaths_ = box_stage_.clocked() || sort_stage_.clocked() || tri_stage_.clocked();
+}
 
 Td::~Td() = default;
 
@@ -100,9 +105,11 @@ void Td::tick_client_side(uint64_t cycle) {
 void Td::clock_and_write_lanes(uint64_t cycle) {
   // The datapaths' clocks first (a clocked RTL pipeline moves its lanes
   // out to the stages' output channels), then the lanes written back.
-  box_stage_.clock(cycle);
-  tri_stage_.clock(cycle);
-  sort_stage_.clock(cycle);
+  if (clocked_datapaths_) {
+    box_stage_.clock(cycle);
+    tri_stage_.clock(cycle);
+    sort_stage_.clock(cycle);
+  }
   write_back_.write_lanes(cycle);
 }
 
@@ -188,13 +195,15 @@ uint64_t Td::next_active_cycle(uint64_t cycle) const {
   const auto consider = [&](uint64_t c) { when = std::min(when, std::max(c, next)); };
   consider(node_fetch_.next_request_cycle());
   if (!node_fetch_.buffer_empty()) consider(node_fetch_.earliest_ready());
-  if (!box_stage_.out().empty()) consider(box_stage_.out().front_visible_cycle());
-  if (!sort_stage_.out().empty()) consider(sort_stage_.out().front_visible_cycle());
-  if (!tri_stage_.out().empty()) consider(tri_stage_.out().front_visible_cycle());
+  if (!box_out_.empty()) consider(box_out_.front_visible_cycle());
+  if (!sort_out_.empty()) consider(sort_out_.front_visible_cycle());
+  if (!tri_out_.empty()) consider(tri_out_.front_visible_cycle());
   // A clocked datapath's next result comes out then.
-  consider(box_stage_.next_output_cycle());
-  consider(sort_stage_.next_output_cycle());
-  consider(tri_stage_.next_output_cycle());
+  if (clocked_datapaths_) {
+    consider(box_stage_.next_output_cycle());
+    consider(sort_stage_.next_output_cycle());
+    consider(tri_stage_.next_output_cycle());
+  }
   if (!no_fetch_.empty()) consider(no_fetch_.front_visible_cycle());
   consider(write_back_.next_retire_cycle());
   if (!waves_.full()) consider(client_retry_cycle_);

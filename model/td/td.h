@@ -120,8 +120,9 @@ class Td : public sc_core::sc_module {
   // Ordered by use: a chip ticks each of its TDs in turn every clock, so
   // the fields a tick reads come first and share as few cache lines as
   // possible; the stages are thin (their SystemC names sit apart, in
-  // StageView). stats_ is constructed before l0_ (the registry lists stats
-  // in that order), and both before the stages that refer to them.
+  // StageView; the channels between them sit together, here). stats_ is
+  // constructed before l0_ (the registry lists stats in that order), and
+  // both, like the channels, before the stages that refer to them.
   uint64_t own_due_cycle_ = 0;
   uint64_t* due_cycle_ = &own_due_cycle_;  // see keep_due_cycle_in()
   uint64_t last_tick_cycle_ = 0;
@@ -140,18 +141,25 @@ class Td : public sc_core::sc_module {
   uint8_t port_type_ = 0;
   uint32_t port_lane_ = 0;
   uint64_t port_wave_ = 0;
+  // Some datapath is clocked (an RTL one): the stages' clocks are called.
+  bool clocked_datapaths_ = false;
   uint32_t index_;
   sim::ProgressMark* progress_ = nullptr;
   const BackingStore& store_;
   WaveClient& client_;
+  // The channels between the stages, side by side: each is asked "can I
+  // pop?" every clock.
+  sim::Channel<LaneJob> fetch_queue_;
+  sim::Channel<LaneDone> no_fetch_;
+  sim::Channel<BoxTested> box_out_;
+  sim::Channel<LaneDone> sort_out_;
+  sim::Channel<LaneDone> tri_out_;
 
   TdStats stats_;
   mem::EventHold l0_events_;  // the L0's misses on their way to L1
   mem::Cache l0_;
 
   WaveBuffer waves_;
-  sim::Channel<LaneJob> fetch_queue_;
-  sim::Channel<LaneDone> no_fetch_;
   LaneSequencer sequencer_;
   NodeFetch node_fetch_;
   BoxStage box_stage_;

@@ -156,9 +156,12 @@ TEST_P(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
   const uint32_t slot = waves.accept(std::move(instr), 0);
   waves.plan(slot);
   const WaveSlot& s = waves.slot(slot);
-  BoxStage box("box_stage", box_latency, implementation.box);
-  SortStage sort("sort_stage", sort_latency, box.out(), waves, implementation.sort);
-  TriStage tri("tri_stage", tri_latency, implementation.triangle);
+  auto box_channel = BoxStage::output_channel(box_latency);
+  auto sort_channel = SortStage::output_channel(sort_latency);
+  auto tri_channel = TriStage::output_channel(tri_latency);
+  BoxStage box("box_stage", box_latency, box_channel, implementation.box);
+  SortStage sort("sort_stage", sort_latency, box_channel, sort_channel, waves, implementation.sort);
+  TriStage tri("tri_stage", tri_latency, tri_channel, implementation.triangle);
   NodeBytes scratch;
   box.accept(LaneJob{slot, 0}, s.plans[0], h.memory.view(s.plans[0].address, 128, scratch.data()), s.instr.descriptor, 100);
   tri.accept(LaneJob{slot, 1}, s.plans[1], h.memory.view(s.plans[1].address, 64, scratch.data()), s.instr.descriptor, 100);
