@@ -45,7 +45,9 @@ struct TraversalCounters {
   uint32_t steps() const { return box_steps + triangle_steps; }
 };
 
-class RayTraversal {
+// Aligned to a cache line: the lane a wave copies into its instruction
+// (lane_, first) is then one line, not two.
+class alignas(64) RayTraversal {
  public:
   RayTraversal() = default;
   RayTraversal(const RayTraversal&) = delete;
