@@ -41,7 +41,6 @@ Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup
 Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, uint32_t interleave,
              EventSink* events)
     : geometry_(validated(geometry)),
-      next_(next),
       sets_(static_cast<uint32_t>(geometry.size_bytes / (uint64_t{geometry.ways} * geometry.line_bytes))),
       line_shift_(sim::log2_ceil(geometry.line_bytes)),
       set_mask_(sets_ - 1),
@@ -50,8 +49,6 @@ Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup
       capacity_lines_(uint64_t{sets_} * geometry.ways),
       dense_(capacity_lines_ <= kDenseTagLines),
       lines_(dense_ ? capacity_lines_ : 0),
-      mshrs_(geometry.mshrs),
-      events_(events),
       hits_(stats.counter("hits", "accesses", "line accesses that found their data present")),
       misses_(stats.counter("misses", "accesses", "line accesses that missed (including merged)")),
       merged_(stats.counter("merged", "accesses", "misses merged into a fill already in flight")),
@@ -59,6 +56,9 @@ Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup
       bytes_(stats.counter("bytes", "bytes", "bytes delivered to requesters")),
       evictions_(stats.counter("evictions", "lines", "valid lines replaced by a miss")),
       port_busy_(stats.counter("port_busy_cycles", "cycles", "clocks the port spent moving data to requesters")),
+      next_(next),
+      mshrs_(geometry.mshrs),
+      events_(events),
       name_(stats.prefix()) {
   list_every_mshr_unheld();
 }

@@ -239,8 +239,9 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // A present line served from `start`: a hit, or a merge into its fill.
   void serve_present(Line& line, uint64_t start, JoinTable& joins, uint32_t join, bool& hit);
 
+  // What a request that hits reads first, together (an L0 is asked once a
+  // clock by a TD whose other state has just been read).
   CacheGeometry geometry_;
-  MemLevel& next_;
   uint32_t sets_ = 0;
   uint32_t line_shift_ = 0;     // log2(line_bytes)
   uint64_t set_mask_ = 0;       // sets - 1
@@ -248,7 +249,23 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   int interleave_shift_ = 0;    // log2(interleave_) if a power of two, else -1
   uint64_t capacity_lines_ = 0;  // sets * ways
   bool dense_ = true;           // capacity_lines_ <= kDenseTagLines
+  // How many MSHRs are held in all and how many of those non-exclusively
+  // (the promises are in holds_, below).
+  uint32_t held_ = 0, held_plain_ = 0;
   std::vector<Line> lines_;  // dense: sets_ * ways, set-major
+  uint64_t port_free_cycle_ = 0;
+  uint64_t use_stamp_ = 0;
+  // Which requesters wait to be told (see waiting_, below).
+  RequesterTable<uint64_t> waiting_seq_;
+  sim::Counter& hits_;
+  sim::Counter& misses_;
+  sim::Counter& merged_;       // misses merged into an in-flight fill
+  sim::Counter& mshr_full_;    // requests rejected, all MSHRs busy
+  sim::Counter& bytes_;        // bytes delivered to requesters
+  sim::Counter& evictions_;
+  sim::Counter& port_busy_;
+
+  MemLevel& next_;
   // Sparse: the sets touched, each with its valid lines (at most `ways`, in
   // no order; a set fills its ways before it replaces one).
   std::unordered_map<uint64_t, std::vector<Line>> sparse_;
@@ -268,13 +285,10 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
     uint64_t seq;    // waiting_seq_'s value for it while it is live
   };
   std::deque<Waiter> waiting_;
-  RequesterTable<uint64_t> waiting_seq_;
   uint64_t next_waiter_seq_ = 0;
   // The first MSHR promised to each requester (the rest linked through
-  // prev_held/next_held), and how many MSHRs are held in all and how many
-  // of those non-exclusively.
+  // prev_held/next_held).
   RequesterTable<uint32_t> holds_;
-  uint32_t held_ = 0, held_plain_ = 0;
   // Every unheld MSHR with a known release, earliest first (a min-heap with
   // stale entries dropped lazily, hence mutable: the const lookups tidy it).
   mutable std::priority_queue<UnheldRelease, std::vector<UnheldRelease>, std::greater<UnheldRelease>>
@@ -284,16 +298,6 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   EventSink* events_ = nullptr;
   sim::ProgressMark* progress_ = nullptr;
   JoinTable joins_;  // requests made to this cache directly
-  uint64_t port_free_cycle_ = 0;
-  uint64_t use_stamp_ = 0;
-
-  sim::Counter& hits_;
-  sim::Counter& misses_;
-  sim::Counter& merged_;       // misses merged into an in-flight fill
-  sim::Counter& mshr_full_;    // requests rejected, all MSHRs busy
-  sim::Counter& bytes_;        // bytes delivered to requesters
-  sim::Counter& evictions_;
-  sim::Counter& port_busy_;
   std::string name_;  // hierarchical, for debug lines
 };
 
