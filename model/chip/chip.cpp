@@ -83,15 +83,17 @@ void Chip::clock_edge() {
     next_trigger(period_);
     return;
   }
-  // Woken by wake() and by the clock in the same cycle: tick once.
-  if (ticked_ && sc_cycle == last_tick_cycle_) {
-    trigger_at(sc_cycle, next_tick_cycle(sc_cycle, earliest_td_due()));
+  // Woken by wake() (a notice at this time) after this activation's clocks
+  // ran ahead of SystemC's time: no clock is ticked twice.
+  if (ticked_ && sc_cycle <= last_tick_cycle_) {
+    trigger_at(sc_cycle, next_tick_cycle(last_tick_cycle_, earliest_td_due()));
     return;
   }
   // Consecutive clocks with work run here, one after another, up to the end
-  // of run_until_idle's step: nothing else in the simulation can act
-  // between them (wake() comes from outside a step), and a trip through the
-  // SystemC kernel per clock costs more than a quiet TD's tick.
+  // of run_until_idle's step: nothing else in the simulation acts between
+  // them (a wake() from inside a clock makes its TD due, which the next
+  // clock reads), and a trip through the SystemC kernel per clock costs
+  // more than a quiet TD's tick.
   uint64_t cycle = sc_cycle;
   for (;;) {
     ticked_ = true;

@@ -74,7 +74,7 @@ class Td : public sc_core::sc_module {
   // new work from the wave client (wake()) can.
   uint64_t due_cycle() const { return *due_cycle_; }
   // Keeps the due cycle in `slot` from now on (a chip's array of its TDs'
-  // due cycles: the chip reads them every clock, the TDs seldom).
+  // due cycles: the chip reads all of them every clock, a TD only its own).
   void keep_due_cycle_in(uint64_t* slot) {
     *slot = *due_cycle_;
     due_cycle_ = slot;
