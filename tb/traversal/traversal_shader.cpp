@@ -30,6 +30,7 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
       options_{mode, params.stack_entries},
       sink_(sink),
       alu_cycles_per_iteration_(uint64_t{params.alu_instructions_per_iteration} * (params.lanes_per_wave / 32)),
+      walks_(size_t{td_count} * params.simds_per_td * params.waves_per_simd * params.lanes_per_wave),
       waves_(size_t{td_count} * params.simds_per_td * params.waves_per_simd),
       simd_free_cycle_(size_t{td_count} * params.simds_per_td, 0),
       in_flight_(td_count),
@@ -46,8 +47,9 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
                                     "a wave waited for its instruction's results from the TD")) {
   if (params_.lanes_per_wave != 32 && params_.lanes_per_wave != 64)
     throw std::invalid_argument("shader: lanes_per_wave must be 32 or 64");
-  for (Wave& wave : waves_) {
-    wave.lanes = std::make_unique<RayTraversal[]>(params_.lanes_per_wave);
+  for (size_t w = 0; w < waves_.size(); ++w) {
+    Wave& wave = waves_[w];
+    wave.lanes = walks_.at(w * params_.lanes_per_wave);
     wave.rays.resize(params_.lanes_per_wave);
     wave.ray_index.resize(params_.lanes_per_wave);
   }

@@ -33,6 +33,7 @@
 #include "tb/run/ray_source.h"
 #include "tb/scene/encoded_bvh.h"
 #include "tb/traversal/ray_traversal.h"
+#include "tb/traversal/walk_arena.h"
 
 namespace td::traversal {
 
@@ -70,7 +71,7 @@ class TraversalShader final : public timing::WaveClient {
     WaveState state = WaveState::kEmpty;
     uint64_t ready_cycle = 0;  // kAlu: its instruction is ready from this cycle
     uint64_t instr_id = 0;     // kIssued: the instruction in flight
-    std::unique_ptr<RayTraversal[]> lanes;  // lanes_per_wave walks (a walk is never moved)
+    RayTraversal* lanes = nullptr;  // lanes_per_wave walks in walks_ (a walk is never moved)
     std::vector<scene::SceneRay> rays;
     std::vector<uint64_t> ray_index;
     uint64_t live = 0;         // bit l: lane l holds a ray still being walked
@@ -104,6 +105,7 @@ class TraversalShader final : public timing::WaveClient {
   const TraversalOptions options_;
   run::HitSink& sink_;
   uint64_t alu_cycles_per_iteration_;
+  WalkArena walks_;  // every wave's lanes, wave by wave
   std::vector<Wave> waves_;
   std::vector<uint64_t> simd_free_cycle_;  // per (TD, SIMD): its ALU is busy until then
   // Per TD, its waves with an instruction in flight, in issue order: a TD
