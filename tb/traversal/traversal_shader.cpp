@@ -15,6 +15,15 @@ namespace {
 
 constexpr size_t kRayBatch = 4096;  // rays read from the source at a time
 
+// A walk is last touched thousands of TD ticks before its result returns:
+// each step's reads miss the host's caches. Asking for the walk a few lanes
+// ahead overlaps those misses with the lanes in between.
+constexpr uint32_t kPrefetchLanes = 4;
+inline void prefetch_walk(const RayTraversal& walk) {
+  const char* bytes = reinterpret_cast<const char*>(&walk);
+  for (size_t offset = 0; offset < sizeof(RayTraversal); offset += 64) __builtin_prefetch(bytes + offset);
+}
+
 // The configuration's memory estimate counts a shader lane at this bound.
 static_assert(sizeof(RayTraversal) + RayTraversal::spill_bytes() + sizeof(scene::SceneRay) + sizeof(uint64_t) + 1 <=
                   chip::kShaderLaneBytes,
@@ -181,6 +190,7 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
   TdChecks& checks = checks_[td_index];
   for (uint64_t live = wave.live; live != 0; live &= live - 1) {
     const auto lane = static_cast<uint32_t>(__builtin_ctzll(live));
+    if (lane + kPrefetchLanes < params_.lanes_per_wave) prefetch_walk(wave.lanes[lane + kPrefetchLanes]);
     RayTraversal& walk = wave.lanes[lane];
     if (check) {
       // Checked by process_returned(), maybe on another thread: the lane's
