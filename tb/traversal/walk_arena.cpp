@@ -1,5 +1,6 @@
 #include "tb/traversal/walk_arena.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 

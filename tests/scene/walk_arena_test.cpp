@@ -3,9 +3,8 @@
 // kernel can back it with huge pages).
 #include <gtest/gtest.h>
 
-#include <cstdint>
-
 #include <cmath>
+#include <cstdint>
 
 #include "model/ref/intersect.h"
 #include "tb/scene/bvh.h"
