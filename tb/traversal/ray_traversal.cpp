@@ -9,24 +9,25 @@
 
 namespace td::traversal {
 
+// Tens of thousands of walks are in flight in a timed run: the members are
+// ordered so a step touches the first three lines (kStepBytes) of four.
+static_assert(sizeof(RayTraversal) == 4 * 64, "a walk outgrew its four cache lines: see the member order");
+
 void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ray, const TraversalOptions& options) {
   if (options.stack_entries < 1 || options.stack_entries > kMaxStackEntries)
     throw std::invalid_argument("traversal: stack_entries must be 1..64");
   if (bvh.report.depth > kMaxDepth) throw std::invalid_argument("traversal: BVH deeper than the restart trail");
   bvh_ = &bvh;
-  options_ = options;
-  if (options.stack_entries > kInlineStackEntries || bvh.report.depth > kInlineDepth) {
-    if (!spill_) spill_ = std::make_unique<Spill>();
-    stack_ = spill_->stack.data();
-    trail_ = spill_->trail.data();
-  } else {
-    stack_ = inline_stack_.data();
-    trail_ = inline_trail_.data();
-  }
+  spilled_ = options.stack_entries > kInlineStackEntries || bvh.report.depth > kInlineDepth;
+  if (spilled_ && !spill_) spill_ = std::make_unique<Spill>();
+  stack_capacity_ = static_cast<uint8_t>(options.stack_entries);
+  any_hit_ = options.mode == HitMode::kAny;
+  return_mode0_ = bvh.descriptor.return_mode == 0;
   trail_length_ = 0;
-  stack_bottom_ = stack_size_ = 0;
+  stack_bottom_ = stack_size_ = max_stack_ = 0;
   hit_ = scene::RayHit{};
-  counters_ = TraversalCounters{};
+  has_hit_ = false;
+  box_steps_ = triangle_steps_ = restarts_ = dropped_entries_ = faults_ = 0;
   lane_ = LaneInput::from_ray(scene::lane_ray(ray), bvh.root);
   level_ = 0;
   done_ = ref::lane_is_inactive(lane_, lane_.ray());
@@ -36,48 +37,52 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
 // functional engine's inner loop: kept inline (a call per step costs 7% of
 // the walk's instructions).
 [[gnu::always_inline]] inline void RayTraversal::consume_box(const LaneResult& result) {
-  ++counters_.box_steps;
+  ++box_steps_;
   uint32_t hits = 0;
   while (hits < 4 && result.dwords[hits] != kInvalidChild) ++hits;
   const uint32_t level = level_;
+  TrailLevel* const trail = this->trail();
   uint32_t first = 0;  // the sorted child to visit now
   if (level < trail_length_) {
     // Replaying the trail after a restart: the extent may have shrunk since,
     // pruning a suffix of the sorted children; the trail's child gone means
     // the rest of this node is done too.
-    first = trail_[level].index;
+    first = trail[level].index;
     if (first >= hits) {
-      trail_length_ = level;
+      trail_length_ = static_cast<uint8_t>(level);
       finish_node();
       return;
     }
-    trail_[level].count = static_cast<uint8_t>(hits);
+    trail[level].count = static_cast<uint8_t>(hits);
   } else {
     if (hits == 0) {
       finish_node();
       return;
     }
-    trail_[level] = TrailLevel{0, static_cast<uint8_t>(hits)};
-    trail_length_ = level + 1;
+    trail[level] = TrailLevel{0, static_cast<uint8_t>(hits)};
+    trail_length_ = static_cast<uint8_t>(level + 1);
   }
   for (uint32_t i = hits; i-- > first + 1;) push(result.dwords[i]);
   go_to(result.dwords[first], level + 1);
 }
 
 [[gnu::always_inline]] inline void RayTraversal::consume_triangle(const LaneResult& result) {
-  ++counters_.triangle_steps;
+  ++triangle_steps_;
   const float t_num = float_of(result.dwords[0]);
   const float det = float_of(result.dwords[1]);
-  const bool mode0 = bvh_->descriptor.return_mode == 0;
-  const bool hit = mode0 ? result.dwords[3] == 1
-                         : !(result.dwords[0] == kPlusInfBits && result.dwords[1] == kOneBits);
+  const bool hit = return_mode0_ ? result.dwords[3] == 1
+                                 : !(result.dwords[0] == kPlusInfBits && result.dwords[1] == kOneBits);
   const float extent = float_of(lane_.ray_dwords[0]);
   const float t = t_num / det;
-  if (hit && t <= extent && t < hit_.t) {
+  // Nearer than the closest hit so far: once there is one, the extent is
+  // its t (set below), so the walk's hit is read only when it changes.
+  const bool nearer = has_hit_ ? t < extent : t <= extent && t < std::numeric_limits<float>::infinity();
+  if (hit && nearer) {
+    has_hit_ = true;
     hit_.hit = true;
     hit_.t = t;
     hit_.front_face = det > 0;
-    if (mode0) {
+    if (return_mode0_) {
       const uint32_t slot = result.dwords[2];
       hit_.primitive = slot < bvh_->slot_primitive.size() ? bvh_->slot_primitive[slot] : scene::kNoPrimitive;
       hit_.u = hit_.v = std::numeric_limits<float>::quiet_NaN();
@@ -86,7 +91,7 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
       hit_.u = float_of(result.dwords[2]) / det;
       hit_.v = float_of(result.dwords[3]) / det;
     }
-    if (options_.mode == HitMode::kAny) {
+    if (any_hit_) {
       done_ = true;
       return;
     }
@@ -101,7 +106,7 @@ void RayTraversal::consume(const LaneResult& result) {
     return;
   }
   if (result.outcome != LaneOutcome::kBoxNode && result.outcome != LaneOutcome::kTriangle) {
-    ++counters_.faults;
+    ++faults_;
     finish_node();
     return;
   }
@@ -114,45 +119,46 @@ void RayTraversal::consume(const LaneResult& result) {
 void RayTraversal::finish_node() {
   // Trail levels below the current node belong to a finished subtree.
   if (trail_length_ > level_) trail_length_ = level_;
+  TrailLevel* const trail = this->trail();
   uint32_t level = trail_length_;
-  while (level > 0 && trail_[level - 1].index + 1 >= trail_[level - 1].count) --level;
+  while (level > 0 && trail[level - 1].index + 1 >= trail[level - 1].count) --level;
   if (level == 0) {
     done_ = true;
     return;
   }
-  TrailLevel& next = trail_[level - 1];
-  ++next.index;
-  trail_length_ = level;
+  ++trail[level - 1].index;
+  trail_length_ = static_cast<uint8_t>(level);
   if (stack_size_ > 0) {
     go_to(pop(), level);  // the stack's top is this very sibling
     return;
   }
   // Its entry was dropped: walk down again from the root along the trail.
-  ++counters_.restarts;
+  ++restarts_;
   go_to(bvh_->root, 0);
 }
 
 void RayTraversal::go_to(uint32_t node_ptr, uint32_t level) {
   lane_.node_ptr = node_ptr;
-  level_ = level;
+  level_ = static_cast<uint8_t>(level);
 }
 
 void RayTraversal::push(uint32_t node_ptr) {
-  const uint32_t capacity = options_.stack_entries;
+  const uint32_t capacity = stack_capacity_;
+  uint32_t* const stack = this->stack();
   if (stack_size_ == capacity) {
-    stack_[stack_bottom_] = node_ptr;  // the oldest entry gives way
-    stack_bottom_ = (stack_bottom_ + 1) % capacity;
-    ++counters_.dropped_entries;
+    stack[stack_bottom_] = node_ptr;  // the oldest entry gives way
+    stack_bottom_ = static_cast<uint8_t>((stack_bottom_ + 1) % capacity);
+    ++dropped_entries_;
     return;
   }
-  stack_[(stack_bottom_ + stack_size_) % capacity] = node_ptr;
+  stack[(stack_bottom_ + stack_size_) % capacity] = node_ptr;
   ++stack_size_;
-  if (stack_size_ > counters_.max_stack) counters_.max_stack = stack_size_;
+  if (stack_size_ > max_stack_) max_stack_ = stack_size_;
 }
 
 uint32_t RayTraversal::pop() {
   --stack_size_;
-  return stack_[(stack_bottom_ + stack_size_) % options_.stack_entries];
+  return stack()[(stack_bottom_ + stack_size_) % stack_capacity_];
 }
 
 }  // namespace td::traversal

@@ -45,8 +45,8 @@ struct TraversalCounters {
   uint32_t steps() const { return box_steps + triangle_steps; }
 };
 
-// Aligned to a cache line: the lane a wave copies into its instruction
-// (lane_, first) is then one line, not two.
+// Aligned to a cache line, four lines in all: the lane a wave copies into
+// its instruction (lane_, first) is then one line, not two.
 class alignas(64) RayTraversal {
  public:
   RayTraversal() = default;
@@ -54,6 +54,9 @@ class alignas(64) RayTraversal {
   RayTraversal& operator=(const RayTraversal&) = delete;
 
   static constexpr uint32_t kMaxStackEntries = 64;
+  // The bytes from the walk's start that a step usually touches (lines 0-2
+  // below: position, trail, stack); the last line only on a hit or a restart.
+  static constexpr size_t kStepBytes = 192;
   static constexpr uint32_t kMaxDepth = 64;  // restart-trail levels: deeper BVHs are refused
 
   // Starts a walk (the object is reusable: no allocation). A ray with a NaN
@@ -73,7 +76,9 @@ class alignas(64) RayTraversal {
   void consume(const LaneResult& result);
 
   const scene::RayHit& hit() const { return hit_; }
-  const TraversalCounters& counters() const { return counters_; }
+  TraversalCounters counters() const {
+    return TraversalCounters{box_steps_, triangle_steps_, restarts_, dropped_entries_, max_stack_, faults_};
+  }
 
   // Heap bytes a walk adds when its stack or trail outgrows what it holds
   // in itself (memory estimates).
@@ -86,10 +91,11 @@ class alignas(64) RayTraversal {
   };
   // The stack and trail a walk holds in itself: the defaults' sizes (16
   // entries, the seeds' LDS budget) and most BVHs' depth. A timed run keeps
-  // tens of thousands of walks in flight, so their size is what its host
-  // caches hold; a larger stack or a deeper BVH uses the spill storage.
+  // tens of thousands of walks in flight, touched in no order the host's
+  // caches follow, so a step should touch few of a walk's lines; a larger
+  // stack or a deeper BVH uses the spill storage.
   static constexpr uint32_t kInlineStackEntries = 16;
-  static constexpr uint32_t kInlineDepth = 32;
+  static constexpr uint32_t kInlineDepth = 27;  // line 1's room
   struct Spill {
     std::array<uint32_t, kMaxStackEntries> stack{};
     std::array<TrailLevel, kMaxDepth> trail{};
@@ -101,26 +107,34 @@ class alignas(64) RayTraversal {
   void go_to(uint32_t node_ptr, uint32_t level);
   void push(uint32_t node_ptr);
   uint32_t pop();
+  uint32_t* stack() { return spilled_ ? spill_->stack.data() : inline_stack_.data(); }
+  TrailLevel* trail() { return spilled_ ? spill_->trail.data() : inline_trail_.data(); }
 
-  // What every step reads first (the lane, the BVH, the sizes and
-  // positions, the counters), then the hit, the stack and the trail.
+  // Four cache lines, by how often a step touches them (a timed run keeps
+  // tens of thousands of walks in flight and reaches each cold).
+  // Line 0, every step and every issue: the lane and the walk's position
+  // (levels and stack indices fit a byte: both are at most 64).
   LaneInput lane_;
-  const scene::EncodedBvh* bvh_ = nullptr;
-  TraversalOptions options_;
-  uint32_t level_ = 0;         // depth of the current node (root 0)
-  uint32_t trail_length_ = 0;  // levels [0, trail_length_) hold the path
-  uint32_t stack_bottom_ = 0, stack_size_ = 0;
+  uint8_t level_ = 0;         // depth of the current node (root 0)
+  uint8_t trail_length_ = 0;  // levels [0, trail_length_) hold the path
+  uint8_t stack_bottom_ = 0, stack_size_ = 0;
+  uint8_t stack_capacity_ = 16;  // the options' stack_entries
   bool done_ = true;
-  TraversalCounters counters_;
-  scene::RayHit hit_;
-  // The stack's and trail's storage (start() points them at the inline
-  // arrays or at spill_): a walk points into itself, so it is never copied
-  // or moved.
-  uint32_t* stack_ = nullptr;
-  TrailLevel* trail_ = nullptr;
-  std::array<uint32_t, kInlineStackEntries> inline_stack_{};
+  bool has_hit_ = false;       // a closest hit so far: the lane's extent is its t
+  bool return_mode0_ = true;   // the descriptor's return_mode is 0 (slot ids)
+  // Line 1, every step: the steps counted and the trail's first levels.
+  uint32_t box_steps_ = 0, triangle_steps_ = 0;
   std::array<TrailLevel, kInlineDepth> inline_trail_{};
+  uint8_t max_stack_ = 0;  // most entries held at once
+  bool spilled_ = false;   // the stack and trail live in spill_
+  // Line 2, pushes and pops.
+  std::array<uint32_t, kInlineStackEntries> inline_stack_{};
+  // Line 3, now and then: a hit, a restart, a fault, a dropped entry.
+  scene::RayHit hit_;
+  const scene::EncodedBvh* bvh_ = nullptr;
   std::unique_ptr<Spill> spill_;  // allocated by the first walk that needs it, kept
+  uint32_t restarts_ = 0, dropped_entries_ = 0, faults_ = 0;
+  bool any_hit_ = false;  // the options' mode: the first hit ends the walk
 };
 
 }  // namespace td::traversal

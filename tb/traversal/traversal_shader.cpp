@@ -21,7 +21,7 @@ constexpr size_t kRayBatch = 4096;  // rays read from the source at a time
 constexpr uint32_t kPrefetchLanes = 4;
 inline void prefetch_walk(const RayTraversal& walk) {
   const char* bytes = reinterpret_cast<const char*>(&walk);
-  for (size_t offset = 0; offset < sizeof(RayTraversal); offset += 64) __builtin_prefetch(bytes + offset);
+  for (size_t offset = 0; offset < RayTraversal::kStepBytes; offset += 64) __builtin_prefetch(bytes + offset);
 }
 
 // The configuration's memory estimate counts a shader lane at this bound.
