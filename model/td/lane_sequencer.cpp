@@ -77,7 +77,7 @@ void LaneSequencer::tick(uint64_t cycle) {
   ++slot->next_lane;
   issued_ = true;
   last_lane_ = lane;
-  last_wave_ = slot->instr.id;
+  last_wave_ = slot->id;
   // Skip a trailing run of inactive lanes now: they are free. (Nothing to
   // skip when the next lane is active, the common case.)
   if (!slot->next_lane_active()) next_lane_slot(cycle);

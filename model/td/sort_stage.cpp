@@ -26,7 +26,7 @@ void SortStage::tick(uint64_t cycle) {
   // as wide, so its input never backs up.
   if (!in_.can_pop(cycle) || !(clocked_ ? datapath_->can_accept() : out_.can_push())) return;
   SortLane lane{in_.pop(), true};
-  lane.box_sort = waves_.slot(lane.tested.job.slot).instr.descriptor.box_sort;
+  lane.box_sort = waves_.slot(lane.tested.job.slot).descriptor.box_sort;
   datapath_->accept(lane, cycle);
   accepted_ = true;
 }

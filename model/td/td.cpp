@@ -144,7 +144,7 @@ void Td::issue_port(uint64_t cycle) {
   const bool is_box_lane = is_box(plan.type);
   if (is_box_lane ? !box_stage_.can_accept() : !tri_stage_.can_accept()) return;
   const FetchedLane lane = node_fetch_.take();
-  const Descriptor& descriptor = slot.instr.descriptor;
+  const Descriptor& descriptor = slot.descriptor;
   NodeBytes scratch;
   const uint8_t* bytes = store_.image->view(plan.address, plan.bytes, scratch.data());
   if (is_box_lane) {
@@ -157,13 +157,13 @@ void Td::issue_port(uint64_t cycle) {
   }
   ++stats_.busy_cycles;
   if (node_fetch_.has_ready(cycle)) ++stats_.stall_port_busy;
-  TD_DEBUG(kTd, cycle, name(), "issue port: wave {} lane {} -> {} (node type {})", slot.instr.id, lane.job.lane,
+  TD_DEBUG(kTd, cycle, name(), "issue port: wave {} lane {} -> {} (node type {})", slot.id, lane.job.lane,
            is_box_lane ? "box_stage" : "tri_stage", static_cast<int>(plan.type));
   port_valid_ = true;
   port_box_ = is_box_lane;
   port_lane_ = lane.job.lane;
   port_type_ = static_cast<uint8_t>(plan.type);
-  port_wave_ = slot.instr.id;
+  port_wave_ = slot.id;
 }
 
 void Td::accept_instruction(uint64_t cycle) {
@@ -182,10 +182,10 @@ void Td::accept_instruction(uint64_t cycle) {
 }
 
 void Td::plan_accepted(uint64_t cycle) {
-  waves_.plan(accepted_slot_);
+  waves_.plan(accepted_slot_, incoming_);
   const WaveSlot& slot = waves_.slot(accepted_slot_);
-  TD_DEBUG(kTd, cycle, name(), "accepted wave {} in slot {}: {} lanes, {} active", slot.instr.id, accepted_slot_,
-           slot.instr.lanes.size(), slot.lanes_to_write);
+  TD_DEBUG(kTd, cycle, name(), "accepted wave {} in slot {}: {} lanes, {} active", slot.id, accepted_slot_,
+           slot.lane_count, slot.lanes_to_write);
 }
 
 uint64_t Td::next_active_cycle(uint64_t cycle) const {
@@ -222,7 +222,7 @@ std::string Td::describe(uint64_t cycle) const {
   const auto sequenced = static_cast<uint32_t>(__builtin_popcountll(oldest.active_mask & passed));
   std::string out = fmt::format("{}: {} of {} instructions in flight; the oldest, wave {} (accepted at cycle {}), has "
                                 "{} of {} active lanes sequenced and {} written",
-                                name(), waves_.count(), waves_.capacity(), oldest.instr.id, oldest.accept_cycle,
+                                name(), waves_.count(), waves_.capacity(), oldest.id, oldest.accept_cycle,
                                 oldest.sequenced() ? oldest.lanes_to_write : sequenced, oldest.lanes_to_write,
                                 oldest.lanes_written);
   const uint64_t retire = write_back_.next_retire_cycle();

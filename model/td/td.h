@@ -167,7 +167,9 @@ class Td : public sc_core::sc_module {
   TriStage tri_stage_;
   WriteBack write_back_;
 
-  WaveInstr incoming_;  // the client fills it; reused so lanes are not reallocated per instruction
+  // The client fills it, the pipeline part of the same tick plans its lanes;
+  // the same buffer every time, so its lines stay in the host's caches.
+  WaveInstr incoming_;
   struct TraceIds;
   std::unique_ptr<TraceIds> trace_ids_;
   sim::VcdWriter* vcd_ = nullptr;

@@ -1,20 +1,20 @@
 #include "model/td/wave_buffer.h"
 
 #include <cassert>
-#include <utility>
 
 namespace td::timing {
 
-uint32_t WaveBuffer::accept(WaveInstr& instr, uint64_t cycle) {
+uint32_t WaveBuffer::accept(const WaveInstr& instr, uint64_t cycle) {
   assert(!full() && !instr.lanes.empty() && instr.lanes.size() <= WaveInstr::kMaxLanes);
   const uint32_t index = wrap(head_ + count_);
   WaveSlot& s = slots_[index];
-  std::swap(s.instr, instr);
+  s.id = instr.id;
+  s.descriptor = instr.descriptor;
   s.lanes_to_write = 0;
   s.active_mask = 0;
   s.lanes_written = 0;
   s.next_lane = 0;
-  s.lane_count = static_cast<uint32_t>(s.instr.lanes.size());
+  s.lane_count = static_cast<uint32_t>(instr.lanes.size());
   s.accept_cycle = cycle;
   s.sequenced_cycle = 0;
   s.done_cycle = 0;
@@ -22,13 +22,14 @@ uint32_t WaveBuffer::accept(WaveInstr& instr, uint64_t cycle) {
   return index;
 }
 
-void WaveBuffer::plan(uint32_t index) {
+void WaveBuffer::plan(uint32_t index, const WaveInstr& instr) {
   WaveSlot& s = slots_[index];
-  const size_t lanes = s.instr.lanes.size();
+  assert(instr.id == s.id && instr.lanes.size() == s.lane_count);
+  const size_t lanes = s.lane_count;
   s.plans.resize(lanes);
   s.results.assign(lanes, LaneResult::no_write());
   for (size_t i = 0; i < lanes; ++i) {
-    s.plans[i] = ref::plan_lane(s.instr.descriptor, s.instr.lanes[i]);
+    s.plans[i] = ref::plan_lane(s.descriptor, instr.lanes[i]);
     if (s.plans[i].outcome == LaneOutcome::kInactive) continue;
     ++s.lanes_to_write;
     s.active_mask |= uint64_t{1} << i;

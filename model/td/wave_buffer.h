@@ -13,7 +13,9 @@
 namespace td::timing {
 
 // The fields the stages read every clock first (one cache line, with the
-// plans' pointer), the results' pointer next, the instruction itself last.
+// plans' pointer), the results' pointer next, the instruction's id and
+// descriptor last. The lanes' inputs are not kept: plan() reads them once,
+// from the caller's instruction, and the stages use the plans.
 struct alignas(64) WaveSlot {
   uint64_t active_mask = 0;     // bit l: lane l is active (the sequencer's view)
   uint64_t accept_cycle = 0;
@@ -22,10 +24,11 @@ struct alignas(64) WaveSlot {
   uint32_t lanes_to_write = 0;  // active lanes (inactive ones write nothing)
   uint32_t lanes_written = 0;
   uint32_t next_lane = 0;       // sequencer position
-  uint32_t lane_count = 0;      // instr.lanes.size(), kept from acceptance (the sequencer asks every clock)
+  uint32_t lane_count = 0;      // the instruction's lanes (the sequencer asks every clock)
   std::vector<ref::LanePlan> plans;  // per lane, decided at acceptance
   std::vector<LaneResult> results;
-  WaveInstr instr;
+  uint64_t id = 0;              // the instruction's
+  Descriptor descriptor;
 
   bool sequenced() const { return next_lane >= lane_count; }
   // The sequencer's next lane is an active one (false once all are passed).
@@ -42,15 +45,16 @@ class WaveBuffer {
   uint32_t count() const { return count_; }
   uint32_t capacity() const { return capacity_; }
 
-  // Takes the instruction; returns its slot index. `instr` is swapped with
-  // the slot's retired instruction, so the caller's buffer keeps its lanes'
-  // storage. plan() must follow before the sequencer or write-back sees it.
-  uint32_t accept(WaveInstr& instr, uint64_t cycle);
-  uint32_t accept(WaveInstr&& instr, uint64_t cycle) { return accept(instr, cycle); }
-  // Plans every lane of the instruction in slot `index` (inactive lanes,
-  // faults, bounds, node type). Apart from accept() so that a TD takes the
-  // instruction with the wave client and does this work with its pipeline.
-  void plan(uint32_t index);
+  // Takes the instruction into a slot; returns its index. plan() must
+  // follow, with the same instruction, before the sequencer or write-back
+  // sees it.
+  uint32_t accept(const WaveInstr& instr, uint64_t cycle);
+  // Plans every lane of `instr`, the instruction accepted into slot `index`
+  // (inactive lanes, faults, bounds, node type). Apart from accept() so
+  // that a TD takes the instruction with the wave client and does this
+  // work with its pipeline; the caller's buffer is then free again (a TD
+  // hands the client the same one every time: its lines stay warm).
+  void plan(uint32_t index, const WaveInstr& instr);
 
   WaveSlot& slot(uint32_t index) { return slots_[index]; }
   const WaveSlot& slot(uint32_t index) const { return slots_[index]; }

@@ -44,7 +44,7 @@ void WriteBack::retire(uint64_t cycle) {
     if (oldest.lanes_to_write == 0) oldest.done_cycle = oldest.sequenced_cycle + return_latency_;
     if (oldest.done_cycle > cycle) return;
     WaveResult& result = outgoing_;
-    result.id = oldest.instr.id;
+    result.id = oldest.id;
     std::swap(result.lanes, oldest.results);  // the slot refills its own vector at its next accept
     result.accept_cycle = oldest.accept_cycle;
     result.complete_cycle = cycle;
@@ -53,7 +53,7 @@ void WriteBack::retire(uint64_t cycle) {
       // so everything younger waits too) and offer them again next clock.
       std::swap(result.lanes, oldest.results);
       ++stats_.stall_result_refused;
-      TD_DEBUG(kTd, cycle, name(), "wave {} refused its results: held", oldest.instr.id);
+      TD_DEBUG(kTd, cycle, name(), "wave {} refused its results: held", oldest.id);
       return;
     }
     stats_.wave_latency.sample(cycle - oldest.accept_cycle);

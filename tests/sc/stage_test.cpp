@@ -70,8 +70,8 @@ TEST(WaveBuffer, PlansLanesAndRetiresInOrderAcrossWrapAround) {
   for (uint64_t id = 1; id <= 5; ++id) {
     WaveInstr instr = box_wave(4, id);
     instr.lanes[1].exec = false;
-    const uint32_t slot = buffer.accept(std::move(instr), id);
-    buffer.plan(slot);
+    const uint32_t slot = buffer.accept(instr, id);
+    buffer.plan(slot, instr);
     EXPECT_EQ(buffer.slot(slot).lanes_to_write, 3u);
     EXPECT_EQ(buffer.slot(slot).plans[1].outcome, LaneOutcome::kInactive);
     EXPECT_EQ(buffer.slot(slot).plans[0].outcome, LaneOutcome::kBoxNode);
@@ -79,8 +79,8 @@ TEST(WaveBuffer, PlansLanesAndRetiresInOrderAcrossWrapAround) {
     buffer.slot(slot).next_lane = 4;
     buffer.advance_sequencing();
     if (buffer.full()) {
-      EXPECT_EQ(buffer.oldest().instr.id, retired_id + 1);
-      retired_id = buffer.oldest().instr.id;
+      EXPECT_EQ(buffer.oldest().id, retired_id + 1);
+      retired_id = buffer.oldest().id;
       buffer.retire_oldest();
     }
   }
@@ -92,8 +92,9 @@ TEST(WaveBuffer, PlansLanesAndRetiresInOrderAcrossWrapAround) {
 TEST(NodeFetch, FillsReturnInReadyOrderNotRequestOrder) {
   Fixture f;
   WaveBuffer waves(1);
-  const uint32_t slot = waves.accept(box_wave(3, 1), 0);
-  waves.plan(slot);
+  const WaveInstr slot_instr = box_wave(3, 1);
+  const uint32_t slot = waves.accept(slot_instr, 0);
+  waves.plan(slot, slot_instr);
   sim::Channel<LaneJob> in(4);
   FakeL0 l0;
   // Lane 0 misses long, lane 1 short, lane 2 in between.
@@ -112,8 +113,9 @@ TEST(NodeFetch, FillsReturnInReadyOrderNotRequestOrder) {
 TEST(NodeFetch, FullReturnBufferAndRefusingL0Stall) {
   Fixture f;
   WaveBuffer waves(1);
-  const uint32_t slot = waves.accept(box_wave(3, 1), 0);
-  waves.plan(slot);
+  const WaveInstr slot_instr = box_wave(3, 1);
+  const uint32_t slot = waves.accept(slot_instr, 0);
+  waves.plan(slot, slot_instr);
   sim::Channel<LaneJob> in(4);
   FakeL0 l0;
   for (uint32_t l = 0; l < 3; ++l) l0.latency[waves.slot(slot).plans[l].address] = 10;
@@ -153,8 +155,8 @@ TEST_P(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
   WaveInstr instr = box_wave(1, 1);
   instr.lanes.push_back(LaneInput::from_ray(test::test_ray(1), NodePtr::make(test::Harness::tri_unit(0), NodeType::kTriangle2).raw));
   instr.lanes[0].node_ptr = NodePtr::make(test::Harness::box32_unit(0), NodeType::kBox32).raw;
-  const uint32_t slot = waves.accept(std::move(instr), 0);
-  waves.plan(slot);
+  const uint32_t slot = waves.accept(instr, 0);
+  waves.plan(slot, instr);
   const WaveSlot& s = waves.slot(slot);
   auto box_channel = BoxStage::output_channel(box_latency);
   auto sort_channel = SortStage::output_channel(sort_latency);
@@ -163,8 +165,8 @@ TEST_P(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
   SortStage sort("sort_stage", sort_latency, box_channel, sort_channel, waves, implementation.sort);
   TriStage tri("tri_stage", tri_latency, tri_channel, implementation.triangle);
   NodeBytes scratch;
-  box.accept(LaneJob{slot, 0}, s.plans[0], h.memory.view(s.plans[0].address, 128, scratch.data()), s.instr.descriptor, 100);
-  tri.accept(LaneJob{slot, 1}, s.plans[1], h.memory.view(s.plans[1].address, 64, scratch.data()), s.instr.descriptor, 100);
+  box.accept(LaneJob{slot, 0}, s.plans[0], h.memory.view(s.plans[0].address, 128, scratch.data()), s.descriptor, 100);
+  tri.accept(LaneJob{slot, 1}, s.plans[1], h.memory.view(s.plans[1].address, 64, scratch.data()), s.descriptor, 100);
   EXPECT_EQ(box.in_flight(), 1u);
   // The C++ datapath's result waits in the channel at once; the RTL's comes out when due.
   EXPECT_EQ(box.next_output_cycle(), rtl ? 100 + box_latency : UINT64_MAX);
@@ -188,8 +190,8 @@ TEST_P(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
   }
   const LaneResult box_result = sort.out().pop().result;
   const LaneResult tri_result = tri.out().pop().result;
-  EXPECT_TRUE(box_result.same_value(ref::intersect(s.instr.descriptor, s.instr.lanes[0], h.memory)));
-  EXPECT_TRUE(tri_result.same_value(ref::intersect(s.instr.descriptor, s.instr.lanes[1], h.memory)));
+  EXPECT_TRUE(box_result.same_value(ref::intersect(s.descriptor, instr.lanes[0], h.memory)));
+  EXPECT_TRUE(tri_result.same_value(ref::intersect(s.descriptor, instr.lanes[1], h.memory)));
 }
 
 std::vector<std::string> datapath_names() {
@@ -205,10 +207,12 @@ TEST(WriteBack, ReturnsInAcceptanceOrderAfterTheReturnLatency) {
   Fixture f;
   RecordingClient client;
   WaveBuffer waves(2);
-  const uint32_t first = waves.accept(box_wave(1, 1), 0);
-  waves.plan(first);
-  const uint32_t second = waves.accept(box_wave(1, 2), 0);
-  waves.plan(second);
+  const WaveInstr first_instr = box_wave(1, 1);
+  const uint32_t first = waves.accept(first_instr, 0);
+  waves.plan(first, first_instr);
+  const WaveInstr second_instr = box_wave(1, 2);
+  const uint32_t second = waves.accept(second_instr, 0);
+  waves.plan(second, second_instr);
   waves.slot(first).next_lane = waves.slot(second).next_lane = 1;
   waves.advance_sequencing();
   waves.advance_sequencing();
