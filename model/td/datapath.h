@@ -9,7 +9,8 @@
 // MatchLib, where one testbench drives a block's C++ model or its RTL;
 // consumers read the channel, so an implementation costs them nothing. CppDatapath computes a lane's result
 // with the golden reference's maths as it goes in and lets the channel's
-// delay stand for the pipeline; a clocked (Verilated) implementation holds
+// delay stand for the pipeline (an untraced TD goes further and writes the
+// result ahead: Td's write_ahead_); a clocked (Verilated) implementation holds
 // lanes and must be clocked through every cycle while it does
 // (model/rtl/clocked_datapath.h), so the TD asks it when its next result
 // comes out.

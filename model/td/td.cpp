@@ -43,6 +43,9 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       write_back_("write_back", index, params.return_latency_cycles, waves_, sort_out_, tri_out_, no_fetch_, client,
                   stats_) {
   clocked_datapaths_ = box_stage_.clocked() || sort_stage_.clocked() || tri_stage_.clocked();
+  write_ahead_ = params.datapath == "cpp";
+  box_to_write_cycles_ = params.box_latency_cycles + params.sort_latency_cycles;
+  tri_to_write_cycles_ = params.triangle_latency_cycles;
 }
 
 Td::~Td() = default;
@@ -147,12 +150,22 @@ void Td::issue_port(uint64_t cycle) {
   const Descriptor& descriptor = slot.descriptor;
   NodeBytes scratch;
   const uint8_t* bytes = store_.image->view(plan.address, plan.bytes, scratch.data());
-  if (is_box_lane) {
+  if (write_ahead_) {
+    const NodeLane in{lane.job, &plan, bytes, &descriptor};
+    if (is_box_lane)
+      write_back_.write_ahead(sort_datapath_cpp(SortLane{box_datapath_cpp(in), descriptor.box_sort}),
+                              cycle + box_to_write_cycles_);
+    else
+      write_back_.write_ahead(triangle_datapath_cpp(in), cycle + tri_to_write_cycles_);
+  } else if (is_box_lane) {
     box_stage_.accept(lane.job, plan, bytes, descriptor, cycle);
+  } else {
+    tri_stage_.accept(lane.job, plan, bytes, descriptor, cycle);
+  }
+  if (is_box_lane) {
     ++stats_.box_nodes;
     stats_.box_tests.add(4);
   } else {
-    tri_stage_.accept(lane.job, plan, bytes, descriptor, cycle);
     ++stats_.tri_tests;
   }
   ++stats_.busy_cycles;
@@ -241,9 +254,13 @@ std::string Td::describe(uint64_t cycle) const {
   else
     out += "can pass a lane on";
   out += "\n    " + node_fetch_.describe(cycle);
-  out += fmt::format("\n    datapath: {} lanes in {}, {} in {}, {} in {}, {} no-fetch lanes on their way to {}",
-                     box_stage_.in_flight(), box_stage_.name(), sort_stage_.in_flight(), sort_stage_.name(),
-                     tri_stage_.in_flight(), tri_stage_.name(), no_fetch_.size(), write_back_.name());
+  if (write_ahead_)
+    out += fmt::format("\n    datapath: lanes written at issue, each landing its latency later; {} no-fetch lanes on "
+                       "their way to {}", no_fetch_.size(), write_back_.name());
+  else
+    out += fmt::format("\n    datapath: {} lanes in {}, {} in {}, {} in {}, {} no-fetch lanes on their way to {}",
+                       box_stage_.in_flight(), box_stage_.name(), sort_stage_.in_flight(), sort_stage_.name(),
+                       tri_stage_.in_flight(), tri_stage_.name(), no_fetch_.size(), write_back_.name());
   const std::string l0 = l0_.describe(cycle);
   if (!l0.empty()) out += "\n    " + l0;
   return out;
@@ -252,6 +269,7 @@ std::string Td::describe(uint64_t cycle) const {
 // Signals are declared in pipeline order, each stage's under its own name.
 void Td::attach_trace(sim::VcdWriter& vcd) {
   vcd_ = &vcd;
+  write_ahead_ = false;  // every stage's signals show its lanes
   trace_ids_ = std::make_unique<TraceIds>();
   TraceIds& t = *trace_ids_;
   const std::string prefix = std::string(name()) + ".";

@@ -5,6 +5,11 @@
 //                                                  `-> tri_stage -------------> write_back
 //   lane_sequencer -> (no fetch: fault, bounds, reserved) ----------------------> write_back
 //
+// (With the C++ datapaths and no waveform, the issue port computes a lane's
+// result and writes it ahead, stamped with the cycle it would reach
+// write-back: the same cycles and statistics without carrying the lane
+// through the sort stage and the write ports. See write_ahead_.)
+//
 // The chip's clocked process calls tick() once a clock for every TD that has
 // something to do, in TD order. tick() evaluates the stages in one fixed
 // order: first the parts that talk to the wave client (write-back returning
@@ -143,6 +148,13 @@ class Td : public sc_core::sc_module {
   uint64_t port_wave_ = 0;
   // Some datapath is clocked (an RTL one): the stages' clocks are called.
   bool clocked_datapaths_ = false;
+  // The C++ datapaths and no waveform: the issue port writes each lane's
+  // result ahead, with the cycle it lands (WriteBack::write_ahead), and
+  // the sort stage and the datapaths' output registers stay empty. A
+  // traced TD carries every lane through them, so each stage's signals
+  // show it; the statistics and results are the same either way.
+  bool write_ahead_ = false;
+  uint32_t box_to_write_cycles_ = 0, tri_to_write_cycles_ = 0;
   uint32_t index_;
   sim::ProgressMark* progress_ = nullptr;
   const BackingStore& store_;

@@ -18,6 +18,7 @@ uint32_t WaveBuffer::accept(const WaveInstr& instr, uint64_t cycle) {
   s.accept_cycle = cycle;
   s.sequenced_cycle = 0;
   s.done_cycle = 0;
+  s.last_write_cycle = 0;
   ++count_;
   return index;
 }

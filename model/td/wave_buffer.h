@@ -21,6 +21,7 @@ struct alignas(64) WaveSlot {
   uint64_t accept_cycle = 0;
   uint64_t sequenced_cycle = 0; // the sequencer passed its last lane
   uint64_t done_cycle = 0;      // last write + return latency, once all written
+  uint64_t last_write_cycle = 0;  // the latest cycle a lane's result lands in (written ahead: see WriteBack)
   uint32_t lanes_to_write = 0;  // active lanes (inactive ones write nothing)
   uint32_t lanes_written = 0;
   uint32_t next_lane = 0;       // sequencer position

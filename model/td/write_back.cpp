@@ -1,5 +1,6 @@
 #include "model/td/write_back.h"
 
+#include <algorithm>
 #include <string>
 
 #include <utility>
@@ -22,11 +23,21 @@ WriteBack::WriteBack(const char* name, uint32_t td_index, uint32_t return_latenc
       view_(name) {}
 
 void WriteBack::write(const LaneDone& done, uint64_t cycle) {
-  WaveSlot& slot = waves_.slot(done.slot);
+  land(waves_.slot(done.slot), done, cycle);
+  ++lanes_written_;
+}
+
+void WriteBack::write_ahead(const LaneDone& done, uint64_t write_cycle) {
+  land(waves_.slot(done.slot), done, write_cycle);
+}
+
+// Lanes may be written ahead of lanes that land before them: the
+// instruction completes after the latest landing.
+void WriteBack::land(WaveSlot& slot, const LaneDone& done, uint64_t cycle) {
   slot.results[done.lane] = done.result;
   ++slot.lanes_written;
-  ++lanes_written_;
-  if (slot.written() && slot.sequenced()) slot.done_cycle = cycle + return_latency_;
+  slot.last_write_cycle = std::max(slot.last_write_cycle, cycle);
+  if (slot.written() && slot.sequenced()) slot.done_cycle = slot.last_write_cycle + return_latency_;
 }
 
 // One write port per source: each delivers at most one lane a clock (its

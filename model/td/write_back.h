@@ -33,6 +33,13 @@ class WriteBack {
   void write_lanes(uint64_t cycle);
   void retire_done(uint64_t cycle);
   uint32_t return_latency() const { return return_latency_; }
+  // A lane whose result lands at `write_cycle`, written now: the C++
+  // datapaths compute a result as the lane goes in, and nothing ever holds
+  // a lane between the issue port and write-back (every port drains a lane
+  // a clock), so the cycle its result would reach this stage is known then.
+  // Same result buffer, same completion cycle; no clock of the TD spent
+  // carrying it through the sort and write-back ports.
+  void write_ahead(const LaneDone& done, uint64_t write_cycle);
   // Cycle the oldest instruction returns; UINT64_MAX if it is not done yet.
   uint64_t next_retire_cycle() const;
 
@@ -47,6 +54,7 @@ class WriteBack {
  private:
   void drain(sim::Channel<LaneDone>& port, uint64_t cycle);
   void write(const LaneDone& done, uint64_t cycle);
+  void land(WaveSlot& slot, const LaneDone& done, uint64_t cycle);
   void retire(uint64_t cycle);
 
   uint32_t td_index_;

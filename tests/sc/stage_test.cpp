@@ -232,5 +232,34 @@ TEST(WriteBack, ReturnsInAcceptanceOrderAfterTheReturnLatency) {
   EXPECT_EQ(client.returned[0].complete_cycle, 21u + kReturnLatency);
 }
 
+TEST(WriteBack, LanesWrittenAheadCompleteAfterTheLatestLanding) {
+  // The issue port writes a lane ahead with the cycle its result lands; a
+  // box lane issued first may land after a triangle lane issued later.
+  Fixture f;
+  RecordingClient client;
+  WaveBuffer waves(1);
+  const WaveInstr instr = box_wave(3, 7);
+  const uint32_t slot = waves.accept(instr, 0);
+  waves.plan(slot, instr);
+  waves.slot(slot).next_lane = 3;
+  waves.advance_sequencing();
+  sim::Channel<LaneDone> sort(2), tri(2), no_fetch(2);
+  const uint32_t kReturnLatency = 4;
+  WriteBack write_back("write_back", 0, kReturnLatency, waves, sort, tri, no_fetch, client, f.stats);
+  write_back.write_ahead(LaneDone{slot, 0, LaneResult::all_ones(LaneOutcome::kOutOfBounds)}, 30);
+  write_back.write_ahead(LaneDone{slot, 1, LaneResult::all_ones(LaneOutcome::kOutOfBounds)}, 25);
+  EXPECT_EQ(write_back.next_retire_cycle(), UINT64_MAX) << "a lane is still to be written";
+  no_fetch.push(LaneDone{slot, 2, LaneResult::all_ones(LaneOutcome::kReservedType)}, 20);  // lands at 21
+  write_back.tick(21);
+  EXPECT_EQ(write_back.lanes_written(), 1u) << "lanes written ahead are not this clock's writes";
+  EXPECT_EQ(write_back.next_retire_cycle(), 30u + kReturnLatency);
+  for (uint64_t cycle = 22; cycle < 30 + kReturnLatency; ++cycle) write_back.tick(cycle);
+  EXPECT_TRUE(client.returned.empty());
+  write_back.tick(30 + kReturnLatency);
+  ASSERT_EQ(client.returned.size(), 1u);
+  EXPECT_EQ(client.returned[0].complete_cycle, 30u + kReturnLatency);
+  EXPECT_EQ(client.returned[0].lanes[2].outcome, LaneOutcome::kReservedType);
+}
+
 }  // namespace
 }  // namespace td::timing
