@@ -41,6 +41,7 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
       alu_cycles_per_iteration_(uint64_t{params.alu_instructions_per_iteration} * (params.lanes_per_wave / 32)),
       walks_(size_t{td_count} * params.simds_per_td * params.waves_per_simd * params.lanes_per_wave),
       waves_(size_t{td_count} * params.simds_per_td * params.waves_per_simd),
+      schedule_(waves_.size()),
       simd_free_cycle_(size_t{td_count} * params.simds_per_td, 0),
       in_flight_(td_count),
       checks_(td_count),
@@ -95,7 +96,7 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
     ++wave.live_lanes;
   }
   if (wave.live_lanes == 0) {
-    wave.state = WaveState::kEmpty;
+    schedule_[index].state = WaveState::kEmpty;
     return !rays_exhausted_ || ray_buffer_next_ < ray_buffer_.size();
   }
   waves_launched_.add(1);
@@ -105,13 +106,13 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
 }
 
 void TraversalShader::run_alu(size_t index, uint64_t from_cycle) {
-  Wave& wave = waves_[index];
+  WaveSchedule& turn = schedule_[index];
   uint64_t& simd_free = simd_free_cycle_[simd_of(index)];
   const uint64_t start = std::max(from_cycle, simd_free);
   simd_free = start + alu_cycles_per_iteration_;
   alu_busy_cycles_.add(alu_cycles_per_iteration_);
-  wave.state = WaveState::kAlu;
-  wave.ready_cycle = simd_free;
+  turn.state = WaveState::kAlu;
+  turn.ready_cycle = simd_free;
 }
 
 bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) {
@@ -122,21 +123,22 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   // one work (wake_on_result).
   bool rays_left = true;
   for (size_t w = first; w < last && rays_left; ++w)
-    while (rays_left && waves_[w].state == WaveState::kEmpty) rays_left = launch(w, cycle);
+    while (rays_left && schedule_[w].state == WaveState::kEmpty) rays_left = launch(w, cycle);
   // The oldest ready wave issues (ties: the lowest slot).
   size_t chosen = last;
   retry_cycle = kNever;
   for (size_t w = first; w < last; ++w) {
-    if (waves_[w].state != WaveState::kAlu) continue;
-    if (waves_[w].ready_cycle > cycle) {
-      retry_cycle = std::min(retry_cycle, waves_[w].ready_cycle);
+    if (schedule_[w].state != WaveState::kAlu) continue;
+    if (schedule_[w].ready_cycle > cycle) {
+      retry_cycle = std::min(retry_cycle, schedule_[w].ready_cycle);
       continue;
     }
-    if (chosen == last || waves_[w].ready_cycle < waves_[chosen].ready_cycle) chosen = w;
+    if (chosen == last || schedule_[w].ready_cycle < schedule_[chosen].ready_cycle) chosen = w;
   }
   if (chosen == last) return false;
   Wave& wave = waves_[chosen];
-  ready_wait_cycles_.add(cycle - wave.ready_cycle);
+  WaveSchedule& turn = schedule_[chosen];
+  ready_wait_cycles_.add(cycle - turn.ready_cycle);
   // Every field is set: `out` keeps an earlier instruction's storage.
   out.id = next_id_++;
   out.descriptor = bvh_.descriptor;
@@ -152,8 +154,8 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   instructions_.add(1);
   lanes_issued_.add(params_.lanes_per_wave);
   active_lanes_issued_.add(wave.live_lanes);
-  wave.state = WaveState::kIssued;
-  wave.ready_cycle = cycle;  // now: when it was issued
+  turn.state = WaveState::kIssued;
+  turn.ready_cycle = cycle;  // now: when it was issued
   wave.instr_id = out.id;
   in_flight_[td_index].push_back(chosen);
   return true;
@@ -184,7 +186,7 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
   const size_t index = in_flight.front();
   in_flight.pop_front();
   Wave& wave = waves_[index];
-  td_wait_cycles_.add(result.complete_cycle - wave.ready_cycle);
+  td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
   const uint64_t order = returned_++;
   const bool check = params_.check_every != 0 && result.id % params_.check_every == 0;
   TdChecks& checks = checks_[td_index];
@@ -215,7 +217,7 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
     return true;
   }
   // The wave ends; its slot starts the next one when the TD next asks.
-  wave.state = WaveState::kEmpty;
+  schedule_[index].state = WaveState::kEmpty;
   --live_waves_;
   return true;
 }
