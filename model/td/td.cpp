@@ -113,7 +113,11 @@ void Td::clock_and_write_lanes(uint64_t cycle) {
     tri_stage_.clock(cycle);
     sort_stage_.clock(cycle);
   }
-  write_back_.write_lanes(cycle);
+  // Lanes written ahead never reach the sort and triangle ports.
+  if (write_ahead_)
+    write_back_.write_no_fetch_lanes(cycle);
+  else
+    write_back_.write_lanes(cycle);
 }
 
 void Td::tick_pipeline(uint64_t cycle) {
@@ -122,7 +126,7 @@ void Td::tick_pipeline(uint64_t cycle) {
   // earliest, so retiring first changes nothing; see WriteBack.)
   if (write_back_.return_latency() > 0) clock_and_write_lanes(cycle);
   if (accepted_) plan_accepted(cycle);
-  sort_stage_.tick(cycle);
+  if (!write_ahead_) sort_stage_.tick(cycle);
   issue_port(cycle);
   node_fetch_.tick(cycle);
   sequencer_.tick(cycle);
@@ -208,9 +212,11 @@ uint64_t Td::next_active_cycle(uint64_t cycle) const {
   const auto consider = [&](uint64_t c) { when = std::min(when, std::max(c, next)); };
   consider(node_fetch_.next_request_cycle());
   if (!node_fetch_.buffer_empty()) consider(node_fetch_.earliest_ready());
-  if (!box_out_.empty()) consider(box_out_.front_visible_cycle());
-  if (!sort_out_.empty()) consider(sort_out_.front_visible_cycle());
-  if (!tri_out_.empty()) consider(tri_out_.front_visible_cycle());
+  if (!write_ahead_) {  // (otherwise the datapaths' output registers stay empty)
+    if (!box_out_.empty()) consider(box_out_.front_visible_cycle());
+    if (!sort_out_.empty()) consider(sort_out_.front_visible_cycle());
+    if (!tri_out_.empty()) consider(tri_out_.front_visible_cycle());
+  }
   // A clocked datapath's next result comes out then.
   if (clocked_datapaths_) {
     consider(box_stage_.next_output_cycle());

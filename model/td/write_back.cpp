@@ -83,6 +83,11 @@ void WriteBack::write_lanes(uint64_t cycle) {
   drain(from_no_fetch_, cycle);
 }
 
+void WriteBack::write_no_fetch_lanes(uint64_t cycle) {
+  lanes_written_ = 0;
+  drain(from_no_fetch_, cycle);
+}
+
 void WriteBack::retire_done(uint64_t cycle) {
   retired_ = false;
   retire(cycle);

@@ -31,6 +31,9 @@ class WriteBack {
   // of at least one clock, a lane written this clock cannot complete an
   // instruction before the next, so the two may run in either order.
   void write_lanes(uint64_t cycle);
+  // write_lanes() when the datapaths' lanes are written ahead: only the
+  // no-fetch port carries lanes.
+  void write_no_fetch_lanes(uint64_t cycle);
   void retire_done(uint64_t cycle);
   uint32_t return_latency() const { return return_latency_; }
   // A lane whose result lands at `write_cycle`, written now: the C++
