@@ -61,6 +61,7 @@ Histogram::Histogram(std::vector<uint64_t> bounds) : bounds_(std::move(bounds)) 
     }
   }
   buckets_.assign(bounds_.size() + 1, 0);
+  bound_count_ = static_cast<uint32_t>(bounds_.size());
   powers_of_two_ = true;
   for (std::size_t i = 0; i < bounds_.size(); ++i) powers_of_two_ = powers_of_two_ && bounds_[i] == uint64_t{1} << i;
 }
@@ -72,7 +73,7 @@ void Histogram::sample(uint64_t value) {
   std::size_t bucket;
   if (powers_of_two_) {
     const auto width = static_cast<std::size_t>(value == 0 ? 0 : 64 - __builtin_clzll(value));
-    bucket = std::min(width, bounds_.size());
+    bucket = std::min<std::size_t>(width, bound_count_);
   } else {
     bucket = static_cast<std::size_t>(std::upper_bound(bounds_.begin(), bounds_.end(), value) - bounds_.begin());
   }

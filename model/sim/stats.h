@@ -33,7 +33,10 @@ class Counter {
 
 // Fixed buckets: [bounds[i-1], bounds[i]) with an underflow bucket below
 // bounds[0] and an overflow bucket at or above bounds.back().
-class Histogram {
+// What sample() reads and writes shares one cache line (a TD samples a
+// histogram for every lane it fetches, and 52 TDs' state does not stay in
+// the host's first-level cache between one TD's clocks).
+class alignas(64) Histogram {
  public:
   explicit Histogram(std::vector<uint64_t> bounds);
   void sample(uint64_t value);
@@ -48,10 +51,11 @@ class Histogram {
   void reset();
 
  private:
-  std::vector<uint64_t> bounds_;
   std::vector<uint64_t> buckets_;
-  bool powers_of_two_ = false;  // bounds are 1, 2, 4, ...: the bucket is a bit width
   uint64_t count_ = 0, sum_ = 0, min_ = UINT64_MAX, max_ = 0;
+  uint32_t bound_count_ = 0;    // bounds_.size()
+  bool powers_of_two_ = false;  // bounds are 1, 2, 4, ...: the bucket is a bit width
+  std::vector<uint64_t> bounds_;
 };
 
 // Powers of two 1, 2, 4, ... up to `limit` (for latency histograms).
