@@ -203,19 +203,22 @@ std::vector<std::string> datapath_names() {
 INSTANTIATE_TEST_SUITE_P(EveryImplementation, DatapathStages, ::testing::ValuesIn(datapath_names()),
                          [](const ::testing::TestParamInfo<std::string>& param) { return param.param; });
 
+// Takes `instr` into `waves`, plans it and passes every lane through the
+// sequencer: what write-back sees once the lanes are on their way.
+uint32_t accept_sequenced(WaveBuffer& waves, const WaveInstr& instr) {
+  const uint32_t slot = waves.accept(instr, 0);
+  waves.plan(slot, instr);
+  waves.slot(slot).next_lane = static_cast<uint32_t>(instr.lanes.size());
+  waves.advance_sequencing();
+  return slot;
+}
+
 TEST(WriteBack, ReturnsInAcceptanceOrderAfterTheReturnLatency) {
   Fixture f;
   RecordingClient client;
   WaveBuffer waves(2);
-  const WaveInstr first_instr = box_wave(1, 1);
-  const uint32_t first = waves.accept(first_instr, 0);
-  waves.plan(first, first_instr);
-  const WaveInstr second_instr = box_wave(1, 2);
-  const uint32_t second = waves.accept(second_instr, 0);
-  waves.plan(second, second_instr);
-  waves.slot(first).next_lane = waves.slot(second).next_lane = 1;
-  waves.advance_sequencing();
-  waves.advance_sequencing();
+  const uint32_t first = accept_sequenced(waves, box_wave(1, 1));
+  const uint32_t second = accept_sequenced(waves, box_wave(1, 2));
   sim::Channel<LaneDone> sort(2), tri(2), no_fetch(2);
   const uint32_t kReturnLatency = 3;
   WriteBack write_back("write_back", 0, kReturnLatency, waves, sort, tri, no_fetch, client, f.stats);
@@ -238,11 +241,7 @@ TEST(WriteBack, LanesWrittenAheadCompleteAfterTheLatestLanding) {
   Fixture f;
   RecordingClient client;
   WaveBuffer waves(1);
-  const WaveInstr instr = box_wave(3, 7);
-  const uint32_t slot = waves.accept(instr, 0);
-  waves.plan(slot, instr);
-  waves.slot(slot).next_lane = 3;
-  waves.advance_sequencing();
+  const uint32_t slot = accept_sequenced(waves, box_wave(3, 7));
   sim::Channel<LaneDone> sort(2), tri(2), no_fetch(2);
   const uint32_t kReturnLatency = 4;
   WriteBack write_back("write_back", 0, kReturnLatency, waves, sort, tri, no_fetch, client, f.stats);
