@@ -35,6 +35,17 @@ const CacheGeometry& validated(const CacheGeometry& g) {
 
 }  // namespace
 
+Cache::Counters::Counters(const sim::StatGroup& stats) {
+  // Registered in the order reports list them.
+  stats.counter_in("hits", "accesses", "line accesses that found their data present", hits);
+  stats.counter_in("misses", "accesses", "line accesses that missed (including merged)", misses);
+  stats.counter_in("merged", "accesses", "misses merged into a fill already in flight", merged);
+  stats.counter_in("mshr_full", "requests", "requests rejected because all MSHRs were busy", mshr_full);
+  stats.counter_in("bytes", "bytes", "bytes delivered to requesters", bytes);
+  stats.counter_in("evictions", "lines", "valid lines replaced by a miss", evictions);
+  stats.counter_in("port_busy_cycles", "cycles", "clocks the port spent moving data to requesters", port_busy);
+}
+
 Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, EventSink* events)
     : Cache(geometry, next, stats, 1, events) {}
 
@@ -49,13 +60,7 @@ Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup
       capacity_lines_(uint64_t{sets_} * geometry.ways),
       dense_(capacity_lines_ <= kDenseTagLines),
       lines_(dense_ ? capacity_lines_ : 0),
-      hits_(stats.counter("hits", "accesses", "line accesses that found their data present")),
-      misses_(stats.counter("misses", "accesses", "line accesses that missed (including merged)")),
-      merged_(stats.counter("merged", "accesses", "misses merged into a fill already in flight")),
-      mshr_full_(stats.counter("mshr_full", "requests", "requests rejected because all MSHRs were busy")),
-      bytes_(stats.counter("bytes", "bytes", "bytes delivered to requesters")),
-      evictions_(stats.counter("evictions", "lines", "valid lines replaced by a miss")),
-      port_busy_(stats.counter("port_busy_cycles", "cycles", "clocks the port spent moving data to requesters")),
+      counters_(stats.registry().block<Counters>(stats)),
       next_(next),
       mshrs_(geometry.mshrs),
       events_(events),
@@ -336,10 +341,10 @@ void Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t 
   }
   for (uint64_t k = 0, line = first_line; k < count; ++k, line += step) {
     if (find(line) != nullptr) continue;
-    ++misses_;
+    ++counters_.misses;
     hit = false;
     Line& way = victim(line);
-    if (way.valid()) ++evictions_;
+    if (way.valid()) ++counters_.evictions;
     // check() guaranteed a free MSHR for every missing line; one held for
     // this requester first.
     const Mshr* own = held_ > 0 && client ? own_free_hold(client, tag, start) : nullptr;
@@ -364,27 +369,27 @@ void Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t 
     // for below, at the cycle it gets there.
     schedule(events_, start + geometry_.hit_latency_cycles, *this, mshr);
   }
-  bytes_.add(bytes);
+  counters_.bytes.add(bytes);
 }
 
 uint64_t Cache::reserve_port(uint64_t bytes, uint64_t cycle) {
   const uint64_t start = std::max(cycle, port_free_cycle_);
   const uint64_t occupancy = (bytes + geometry_.bytes_per_clock - 1) / geometry_.bytes_per_clock;
   port_free_cycle_ = start + occupancy;
-  port_busy_.add(occupancy);
+  counters_.port_busy.add(occupancy);
   return start;
 }
 
 void Cache::serve_present(Line& line, uint64_t start, JoinTable& joins, uint32_t join, bool& hit) {
   line.last_use = ++use_stamp_;
   if (line.fill_cycle <= start) {
-    ++hits_;
+    ++counters_.hits;
     joins.add_ready_part(join, start + geometry_.hit_latency_cycles);
     return;
   }
   // The fill is on its way: merge into its MSHR.
-  ++misses_;
-  ++merged_;
+  ++counters_.misses;
+  ++counters_.merged;
   hit = false;
   if (line.fill_cycle != kUnknown) {
     joins.add_ready_part(join, line.fill_cycle);
@@ -432,16 +437,16 @@ MemResponse Cache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemCl
         Line& line = *found[k];
         line.last_use = ++use_stamp_;
         if (line.fill_cycle <= start) {
-          ++hits_;
+          ++counters_.hits;
           result.cycle = std::max(result.cycle, start + geometry_.hit_latency_cycles);
         } else {  // merge into a fill whose cycle is known
-          ++misses_;
-          ++merged_;
+          ++counters_.misses;
+          ++counters_.merged;
           result.hit = false;
           result.cycle = std::max(result.cycle, line.fill_cycle);
         }
       }
-      bytes_.add(bytes);
+      counters_.bytes.add(bytes);
       if (client) release_holds(client, tag, cycle);
       return result;
     }
@@ -449,7 +454,7 @@ MemResponse Cache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemCl
 
   const Check checked = check(first_line, count, 1, cycle, client, tag);
   if (!checked.accepted) {
-    ++mshr_full_;
+    ++counters_.mshr_full;
     return MemResponse{false, retry_cycle(checked, client, tag, checked.needed == 1), false};
   }
   const uint32_t join = joins_.open(client, tag, 0);
@@ -588,7 +593,7 @@ MemResponse SlicedCache::serve(uint64_t address, uint32_t bytes, uint64_t cycle,
     for (uint64_t k = 0; k < parts; ++k) {
       if (checks[k].accepted) continue;
       Cache& slice = *slices_[(first_line + k) % n];
-      ++slice.mshr_full_;
+      ++slice.counters_.mshr_full;
       retry = std::max(retry, slice.retry_cycle(checks[k], client, tag, needed == 1));
     }
     return MemResponse{false, retry, false};

@@ -257,13 +257,20 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   uint64_t use_stamp_ = 0;
   // Which requesters wait to be told (see waiting_, below).
   RequesterTable<uint64_t> waiting_seq_;
-  sim::Counter& hits_;
-  sim::Counter& misses_;
-  sim::Counter& merged_;       // misses merged into an in-flight fill
-  sim::Counter& mshr_full_;    // requests rejected, all MSHRs busy
-  sim::Counter& bytes_;        // bytes delivered to requesters
-  sim::Counter& evictions_;
-  sim::Counter& port_busy_;
+  // The counters, one block of the registry (a hit updates three).
+  struct alignas(64) Counters {
+    explicit Counters(const sim::StatGroup& stats);
+    Counters(const Counters&) = delete;  // the registry holds their addresses
+    Counters& operator=(const Counters&) = delete;
+    sim::Counter hits;
+    sim::Counter bytes;      // bytes delivered to requesters
+    sim::Counter port_busy;
+    sim::Counter misses;
+    sim::Counter merged;     // misses merged into an in-flight fill
+    sim::Counter mshr_full;  // requests rejected, all MSHRs busy
+    sim::Counter evictions;
+  };
+  Counters& counters_;
 
   MemLevel& next_;
   // Sparse: the sets touched, each with its valid lines (at most `ways`, in

@@ -125,6 +125,12 @@ Counter& StatsRegistry::counter(const std::string& name, const std::string& unit
   return counter;
 }
 
+void StatsRegistry::counter_in(const std::string& name, const std::string& unit, const std::string& description,
+                               Counter& counter) {
+  check_new_name(name);
+  add_entry(Entry{name, unit, description, Kind::kCounter, &counter, nullptr, {}});
+}
+
 Histogram& StatsRegistry::histogram(const std::string& name, const std::string& unit, const std::string& description,
                                    std::vector<uint64_t> bounds) {
   check_new_name(name);
@@ -144,8 +150,10 @@ void StatsRegistry::formula(const std::string& name, const std::string& unit, co
 }
 
 void StatsRegistry::reset() {
-  for (Counter& counter : counters_) counter.reset();
-  for (Histogram& histogram : histograms_) histogram.reset();
+  for (Entry& entry : entries_) {
+    if (entry.counter) entry.counter->reset();
+    if (entry.histogram) entry.histogram->reset();
+  }
 }
 
 uint64_t StatsRegistry::value(const std::string& name) const {

@@ -29,7 +29,7 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       box_out_(BoxStage::output_channel(params.box_latency_cycles)),
       sort_out_(SortStage::output_channel(params.sort_latency_cycles)),
       tri_out_(TriStage::output_channel(params.triangle_latency_cycles)),
-      stats_(sim::StatGroup(stats, this->name())),
+      stats_(stats.block<TdStats>(sim::StatGroup(stats, this->name()))),
       l0_events_(events),
       l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), &l0_events_),
       waves_(params.instruction_queue_depth),

@@ -167,7 +167,7 @@ class Td : public sc_core::sc_module {
   sim::Channel<LaneDone> sort_out_;
   sim::Channel<LaneDone> tri_out_;
 
-  TdStats stats_;
+  TdStats& stats_;  // the registry's block
   mem::EventHold l0_events_;  // the L0's misses on their way to L1
   mem::Cache l0_;
 

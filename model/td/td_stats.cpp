@@ -2,29 +2,33 @@
 
 namespace td::timing {
 
+bool TdStats::register_counters(TdStats& s, const sim::StatGroup& g) {
+  g.counter_in("cycles", "cycles", "clocks simulated for this TD, busy or idle", s.cycles);
+  g.counter_in("busy_cycles", "cycles", "clocks in which a lane entered the box or triangle datapath", s.busy_cycles);
+  g.counter_in("box_nodes", "nodes", "box nodes tested (one lane each)", s.box_nodes);
+  g.counter_in("box_tests", "tests", "ray/box tests performed (4 per box node)", s.box_tests);
+  g.counter_in("tri_tests", "tests", "ray/triangle tests performed", s.tri_tests);
+  g.counter_in("active_lanes", "lanes", "lanes that were sequenced (EXEC on, operands valid)", s.active_lanes);
+  g.counter_in("inactive_lanes", "lanes", "lanes skipped at no cost (EXEC off, NaN, Inf origin)", s.inactive_lanes);
+  g.counter_in("descriptor_faults", "lanes", "active lanes of instructions with a bad descriptor", s.descriptor_faults);
+  g.counter_in("out_of_bounds", "lanes", "active lanes whose node lies past the descriptor size", s.out_of_bounds);
+  g.counter_in("reserved_types", "lanes", "active lanes pointing at node type 6 or 7", s.reserved_types);
+  g.counter_in("waves", "instructions", "wave instructions completed", s.waves);
+  g.counter_in("stall_fetch_queue_full", "cycles", "sequencer held a lane: fetch queue full", s.stall_fetch_queue_full);
+  g.counter_in("stall_memory", "cycles", "node fetch refused by L0: all MSHRs busy", s.stall_memory);
+  g.counter_in("stall_return_buffer_full", "cycles", "node fetch held a lane: return buffer full",
+               s.stall_return_buffer_full);
+  g.counter_in("stall_port_busy", "cycles", "ready lanes left waiting because the shared issue port takes one a clock",
+               s.stall_port_busy);
+  g.counter_in("stall_waiting_memory", "cycles", "issue port idle while lanes wait in the return buffer for node data",
+               s.stall_waiting_memory);
+  g.counter_in("stall_result_refused", "cycles",
+               "an instruction's results were ready but its wave refused them this clock", s.stall_result_refused);
+  return true;
+}
+
 TdStats::TdStats(const sim::StatGroup& g)
-    : cycles(g.counter("cycles", "cycles", "clocks simulated for this TD, busy or idle")),
-      busy_cycles(g.counter("busy_cycles", "cycles", "clocks in which a lane entered the box or triangle datapath")),
-      box_nodes(g.counter("box_nodes", "nodes", "box nodes tested (one lane each)")),
-      box_tests(g.counter("box_tests", "tests", "ray/box tests performed (4 per box node)")),
-      tri_tests(g.counter("tri_tests", "tests", "ray/triangle tests performed")),
-      active_lanes(g.counter("active_lanes", "lanes", "lanes that were sequenced (EXEC on, operands valid)")),
-      inactive_lanes(g.counter("inactive_lanes", "lanes", "lanes skipped at no cost (EXEC off, NaN, Inf origin)")),
-      descriptor_faults(g.counter("descriptor_faults", "lanes", "active lanes of instructions with a bad descriptor")),
-      out_of_bounds(g.counter("out_of_bounds", "lanes", "active lanes whose node lies past the descriptor size")),
-      reserved_types(g.counter("reserved_types", "lanes", "active lanes pointing at node type 6 or 7")),
-      waves(g.counter("waves", "instructions", "wave instructions completed")),
-      stall_fetch_queue_full(
-          g.counter("stall_fetch_queue_full", "cycles", "sequencer held a lane: fetch queue full")),
-      stall_memory(g.counter("stall_memory", "cycles", "node fetch refused by L0: all MSHRs busy")),
-      stall_return_buffer_full(
-          g.counter("stall_return_buffer_full", "cycles", "node fetch held a lane: return buffer full")),
-      stall_port_busy(g.counter("stall_port_busy", "cycles",
-                                "ready lanes left waiting because the shared issue port takes one a clock")),
-      stall_waiting_memory(g.counter("stall_waiting_memory", "cycles",
-                                     "issue port idle while lanes wait in the return buffer for node data")),
-      stall_result_refused(g.counter("stall_result_refused", "cycles",
-                                     "an instruction's results were ready but its wave refused them this clock")),
+    : registered_(register_counters(*this, g)),
       wave_latency(g.histogram("wave_latency", "cycles", "instruction latency: accepted -> results returned",
                                sim::power_of_two_bounds(1u << 16))),
       lane_fetch_latency(g.histogram("lane_fetch_latency", "cycles", "node fetch latency: L0 request -> data ready",

@@ -560,5 +560,35 @@ TEST(StatsGroup, PrefixesNestIntoFullNames) {
   EXPECT_THROW(chip.child("wgp3").child("td1").counter("box_tests", "tests", ""), std::logic_error);
 }
 
+// A block of counters the registry owns: listed in the order they were
+// registered (not their order in the struct), reset and looked up like any
+// counter, and their addresses never move however many blocks follow.
+struct TwoCounters {
+  explicit TwoCounters(const StatGroup& group) {
+    group.counter_in("first", "x", "registered first", first);
+    group.counter_in("second", "x", "registered second", second);
+  }
+  Counter second;
+  Counter first;
+};
+
+TEST(StatsRegistry, BlocksAreOwnedListedInRegistrationOrderAndReset) {
+  StatsRegistry stats;
+  TwoCounters& block = stats.block<TwoCounters>(StatGroup(stats, "td0"));
+  stats.counter("after", "x", "");
+  for (int i = 1; i < 200; ++i) stats.block<TwoCounters>(StatGroup(stats, "td" + std::to_string(i)));
+  block.first.add(5);
+  ++block.second;
+  EXPECT_EQ(stats.value("td0.first"), 5u);
+  EXPECT_EQ(stats.value("td0.second"), 1u);
+  const std::string csv = stats.to_csv();
+  EXPECT_LT(csv.find("td0.first"), csv.find("td0.second"));
+  EXPECT_LT(csv.find("td0.second"), csv.find("after"));
+  EXPECT_THROW(stats.block<TwoCounters>(StatGroup(stats, "td0")), std::logic_error);
+  stats.reset();
+  EXPECT_EQ(stats.value("td0.first"), 0u);
+  EXPECT_EQ(block.second.value(), 0u);
+}
+
 }  // namespace
 }  // namespace td::sim
