@@ -149,7 +149,8 @@ void Td::issue_port(uint64_t cycle) {
   const WaveSlot& slot = waves_.slot(next.slot);
   const ref::LanePlan& plan = slot.plans[next.lane];
   const bool is_box_lane = is_box(plan.type);
-  if (is_box_lane ? !box_stage_.can_accept() : !tri_stage_.can_accept()) return;
+  // (Lanes written ahead never wait for a datapath: nothing holds them.)
+  if (!write_ahead_ && (is_box_lane ? !box_stage_.can_accept() : !tri_stage_.can_accept())) return;
   const FetchedLane lane = node_fetch_.take();
   const Descriptor& descriptor = slot.descriptor;
   NodeBytes scratch;
