@@ -90,11 +90,11 @@ inline MemoryEstimate estimate_model_memory(const cfg::Config& c) {
   const auto reg = [](size_t item) { return (item + sizeof(uint64_t) + 7) / 8 * 8; };
   const uint64_t slot_bytes =
       sizeof(timing::WaveSlot) +
-      WaveInstr::kMaxLanes * (sizeof(LaneInput) + sizeof(ref::LanePlan) + sizeof(LaneResult));
+      WaveInstr::kMaxLanes * (sizeof(LaneInput) + sizeof(timing::LaneRoute) + sizeof(Ray) + sizeof(LaneResult));
   add("chip.wgps", tds, 1, kTdBaseBytes, per_td, "TD's stages, stats and histograms");
   if (c.td.datapath == "rtl") add("td.datapath", tds, 1, kRtlUnitsBytes, per_td, "Verilated units' state");
   add("td.instruction_queue_depth", tds, c.td.instruction_queue_depth, slot_bytes, per_td,
-      "instruction slots (a wave64 instruction with its lane plans and results)");
+      "instruction slots (a wave64 instruction with its lanes' routes, rays and results)");
   add("td.fetch_queue_depth", tds, c.td.fetch_queue_depth, reg(sizeof(timing::LaneJob)), per_td,
       "fetch-queue entries");
   add("td.return_buffer_entries", tds, c.td.return_buffer_entries, 2 * sizeof(timing::FetchedLane), per_td,

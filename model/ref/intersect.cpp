@@ -45,9 +45,9 @@ LanePlan plan_lane(const Descriptor& descriptor, const LaneInput& lane) {
   return plan;
 }
 
-LaneResult result_without_fetch(const LanePlan& plan) {
-  if (plan.outcome == LaneOutcome::kInactive) return LaneResult::no_write();
-  return LaneResult::all_ones(plan.outcome);
+LaneResult result_without_fetch(LaneOutcome outcome) {
+  if (outcome == LaneOutcome::kInactive) return LaneResult::no_write();
+  return LaneResult::all_ones(outcome);
 }
 
 LaneResult execute_node(const Descriptor& descriptor, const LanePlan& plan, const uint8_t* node_bytes) {

@@ -35,7 +35,8 @@ LanePlan plan_lane(const Descriptor& descriptor, const LaneInput& lane);
 LaneResult execute_node(const Descriptor& descriptor, const LanePlan& plan, const uint8_t* node_bytes);
 
 // Result of a lane that needs no fetch (inactive, fault, reserved, out of bounds).
-LaneResult result_without_fetch(const LanePlan& plan);
+LaneResult result_without_fetch(LaneOutcome outcome);
+inline LaneResult result_without_fetch(const LanePlan& plan) { return result_without_fetch(plan.outcome); }
 
 LaneResult intersect(const Descriptor& descriptor, const LaneInput& lane, const MemoryImage& memory);
 

@@ -18,8 +18,8 @@ struct BoxPorts {
   using Model = Vtd_box_datapath;
   using Side = LaneJob;
   static Side drive(Model& unit, const NodeLane& lane) {
-    const ref::LanePlan& plan = *lane.plan;
-    drive_box(unit, lane.node, plan.bytes, plan.type == NodeType::kBox16, plan.ray, lane.descriptor->box_grow_ulps);
+    drive_box(unit, lane.node, node_bytes(lane.type), lane.type == NodeType::kBox16, *lane.ray,
+              lane.descriptor->box_grow_ulps);
     return lane.job;
   }
   static BoxTested read(const Model& unit, const Side& job) {
@@ -47,8 +47,7 @@ struct TrianglePorts {
   using Model = Vtd_tri_datapath;
   using Side = LaneJob;
   static Side drive(Model& unit, const NodeLane& lane) {
-    drive_triangle(unit, lane.node, static_cast<uint32_t>(lane.plan->type), lane.descriptor->return_mode,
-                   lane.plan->ray);
+    drive_triangle(unit, lane.node, static_cast<uint32_t>(lane.type), lane.descriptor->return_mode, *lane.ray);
     return lane.job;
   }
   static LaneDone read(const Model& unit, const Side& job) {

@@ -5,12 +5,11 @@
 namespace td::timing {
 
 BoxTested box_datapath_cpp(const NodeLane& lane) {
-  const ref::LanePlan& plan = *lane.plan;
-  const BoxNode node = plan.type == NodeType::kBox16 ? decode_box16(lane.node) : decode_box32(lane.node);
+  const BoxNode node = lane.type == NodeType::kBox16 ? decode_box16(lane.node) : decode_box32(lane.node);
   BoxTested out;
   out.job = lane.job;
   out.child = node.child;
-  out.tests = ref::box_test(plan.ray, node, lane.descriptor->box_grow_ulps);
+  out.tests = ref::box_test(*lane.ray, node, lane.descriptor->box_grow_ulps);
   return out;
 }
 

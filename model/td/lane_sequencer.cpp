@@ -32,14 +32,13 @@ bool LaneSequencer::can_progress() const {
   const WaveSlot& slot = waves_.slot(waves_.sequencing_slot());
   if (slot.sequenced()) return true;  // passed over for free next clock
   if (!slot.next_lane_active()) return true;  // skipped for free
-  const ref::LanePlan& plan = slot.plans[slot.next_lane];
-  return plan.needs_fetch() ? fetch_out_.can_push() : no_fetch_out_.can_push();
+  return slot.routes[slot.next_lane].needs_fetch() ? fetch_out_.can_push() : no_fetch_out_.can_push();
 }
 
 bool LaneSequencer::blocked_on_fetch_queue() const {
   if (!waves_.has_unsequenced() || fetch_out_.can_push()) return false;
   const WaveSlot& slot = waves_.slot(waves_.sequencing_slot());
-  return !slot.sequenced() && slot.plans[slot.next_lane].needs_fetch();
+  return !slot.sequenced() && slot.routes[slot.next_lane].needs_fetch();
 }
 
 void LaneSequencer::count_outcome(LaneOutcome outcome) {
@@ -57,9 +56,9 @@ void LaneSequencer::tick(uint64_t cycle) {
   WaveSlot* slot = next_lane_slot(cycle);
   if (!slot) return;
   const uint32_t lane = slot->next_lane;
-  const ref::LanePlan& plan = slot->plans[lane];
+  const LaneRoute& route = slot->routes[lane];
   const uint32_t slot_index = static_cast<uint32_t>(slot - &waves_.slot(0));
-  if (plan.needs_fetch()) {
+  if (route.needs_fetch()) {
     if (!fetch_out_.can_push()) {
       stalled_ = true;
       ++stats_.stall_fetch_queue_full;
@@ -71,9 +70,9 @@ void LaneSequencer::tick(uint64_t cycle) {
       stalled_ = true;
       return;
     }
-    no_fetch_out_.push(LaneDone{slot_index, lane, ref::result_without_fetch(plan)}, cycle);
+    no_fetch_out_.push(LaneDone{slot_index, lane, ref::result_without_fetch(route.outcome)}, cycle);
   }
-  count_outcome(plan.outcome);
+  count_outcome(route.outcome);
   ++slot->next_lane;
   issued_ = true;
   last_lane_ = lane;

@@ -41,7 +41,6 @@ class LaneSequencer {
   // Skips inactive lanes (free) and fully sequenced instructions; returns
   // the slot holding the next lane to issue, or nullptr.
   WaveSlot* next_lane_slot(uint64_t cycle);
-  sim::Channel<LaneDone>* output_for(const ref::LanePlan& plan);
   void count_outcome(LaneOutcome outcome);
 
   WaveBuffer& waves_;

@@ -46,10 +46,10 @@ void NodeFetch::tick(uint64_t cycle) {
     return;
   }
   const LaneJob& job = in_.front();
-  const ref::LanePlan& plan = waves_.slot(job.slot).plans[job.lane];
+  const LaneRoute& route = waves_.slot(job.slot).routes[job.lane];
   // A retry of a refused request keeps its tag: L0 may hold an MSHR for it.
   const uint64_t tag = refused_ ? refused_tag_ : next_tag_++;
-  const mem::MemResponse response = l0_.access(plan.address, plan.bytes, cycle, this, tag);
+  const mem::MemResponse response = l0_.access(route.address, route.bytes, cycle, this, tag);
   refused_ = !response.accepted;
   refused_tag_ = tag;
   if (!response.accepted) {
@@ -59,12 +59,12 @@ void NodeFetch::tick(uint64_t cycle) {
     TD_DEBUG(kTd, cycle, name(), "L0 refused lane {} (MSHRs full): retry at {}", job.lane, retry_cycle_);
     return;
   }
-  TD_DEBUG(kTd, cycle, name(), "wave slot {} lane {}: {} B at {:#x}, L0 {}, {}", job.slot, job.lane, plan.bytes,
-           plan.address, response.hit ? "hit" : "miss",
+  TD_DEBUG(kTd, cycle, name(), "wave slot {} lane {}: {} B at {:#x}, L0 {}, {}", job.slot, job.lane, route.bytes,
+           route.address, response.hit ? "hit" : "miss",
            response.pending ? std::string("fill pending") : fmt::format("ready at {}", response.cycle));
   requested_ = true;
   last_hit_ = response.hit;
-  last_address_ = plan.address;
+  last_address_ = route.address;
   if (!response.pending) stats_.lane_fetch_latency.sample(response.cycle - cycle);
   const FetchedLane lane{in_.pop(), response.pending ? UINT64_MAX : response.cycle, tag, cycle};
   if (response.pending)

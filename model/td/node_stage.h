@@ -44,10 +44,10 @@ class NodeStage {
   // (An unclocked datapath holds no lane: its room is its output's.)
   bool can_accept() const { return clocked_ ? datapath_->can_accept() : out_.can_push(); }
   // One lane a clock: `node_bytes` are the node's 64 bytes (128 for an FP32 box node).
-  void accept(const LaneJob& job, const ref::LanePlan& plan, const uint8_t* node_bytes, const Descriptor& descriptor,
-              uint64_t cycle) {
+  void accept(const LaneJob& job, NodeType type, const Ray& ray, const uint8_t* node_bytes,
+              const Descriptor& descriptor, uint64_t cycle) {
     last_accept_cycle_ = cycle;
-    datapath_->accept(NodeLane{job, &plan, node_bytes, &descriptor}, cycle);
+    datapath_->accept(NodeLane{job, type, &ray, node_bytes, &descriptor}, cycle);
   }
   // A clocked datapath's edges up to this cycle; first in the TD's tick.
   void clock(uint64_t cycle) {

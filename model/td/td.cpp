@@ -147,25 +147,22 @@ void Td::issue_port(uint64_t cycle) {
   }
   const LaneJob next = node_fetch_.ready_lane().job;
   const WaveSlot& slot = waves_.slot(next.slot);
-  const ref::LanePlan& plan = slot.plans[next.lane];
-  const bool is_box_lane = is_box(plan.type);
+  const LaneRoute& route = slot.routes[next.lane];
+  const bool is_box_lane = is_box(route.type);
   // (Lanes written ahead never wait for a datapath: nothing holds them.)
   if (!write_ahead_ && (is_box_lane ? !box_stage_.can_accept() : !tri_stage_.can_accept())) return;
   const FetchedLane lane = node_fetch_.take();
-  const Descriptor& descriptor = slot.descriptor;
-  NodeBytes scratch;
-  const uint8_t* bytes = store_.image->view(plan.address, plan.bytes, scratch.data());
   if (write_ahead_) {
-    const NodeLane in{lane.job, &plan, bytes, &descriptor};
-    if (is_box_lane)
-      write_back_.write_ahead(sort_datapath_cpp(SortLane{box_datapath_cpp(in), descriptor.box_sort}),
-                              cycle + box_to_write_cycles_);
-    else
-      write_back_.write_ahead(triangle_datapath_cpp(in), cycle + tri_to_write_cycles_);
-  } else if (is_box_lane) {
-    box_stage_.accept(lane.job, plan, bytes, descriptor, cycle);
+    // Its result is in the slot already (plan_accepted): it lands when it
+    // would leave the sort stage or the triangle stage.
+    write_back_.land_ahead(lane.job.slot, cycle + (is_box_lane ? box_to_write_cycles_ : tri_to_write_cycles_));
   } else {
-    tri_stage_.accept(lane.job, plan, bytes, descriptor, cycle);
+    NodeBytes scratch;
+    const uint8_t* bytes = store_.image->view(route.address, route.bytes, scratch.data());
+    if (is_box_lane)
+      box_stage_.accept(lane.job, route.type, slot.rays[lane.job.lane], bytes, slot.descriptor, cycle);
+    else
+      tri_stage_.accept(lane.job, route.type, slot.rays[lane.job.lane], bytes, slot.descriptor, cycle);
   }
   if (is_box_lane) {
     ++stats_.box_nodes;
@@ -176,11 +173,11 @@ void Td::issue_port(uint64_t cycle) {
   ++stats_.busy_cycles;
   if (node_fetch_.has_ready(cycle)) ++stats_.stall_port_busy;
   TD_DEBUG(kTd, cycle, name(), "issue port: wave {} lane {} -> {} (node type {})", slot.id, lane.job.lane,
-           is_box_lane ? "box_stage" : "tri_stage", static_cast<int>(plan.type));
+           is_box_lane ? "box_stage" : "tri_stage", static_cast<int>(route.type));
   port_valid_ = true;
   port_box_ = is_box_lane;
   port_lane_ = lane.job.lane;
-  port_type_ = static_cast<uint8_t>(plan.type);
+  port_type_ = static_cast<uint8_t>(route.type);
   port_wave_ = slot.id;
 }
 
@@ -200,8 +197,24 @@ void Td::accept_instruction(uint64_t cycle) {
 }
 
 void Td::plan_accepted(uint64_t cycle) {
-  waves_.plan(accepted_slot_, incoming_);
-  const WaveSlot& slot = waves_.slot(accepted_slot_);
+  WaveSlot& slot = waves_.slot(accepted_slot_);
+  if (write_ahead_) {
+    // Written ahead: each fetching lane's result is computed now, from the
+    // ray at hand, by the same C++ datapaths the stages run. The node's
+    // bytes are those its fetch will return: the backing store changes only
+    // while the chip is idle. The lane still takes its fetch and its turn at
+    // the issue port, which gives the cycle its result lands (land_ahead).
+    waves_.plan(accepted_slot_, incoming_, [&](uint32_t lane, const ref::LanePlan& plan) {
+      NodeBytes scratch;
+      const NodeLane in{LaneJob{accepted_slot_, lane}, plan.type, &plan.ray,
+                        store_.image->view(plan.address, plan.bytes, scratch.data()), &slot.descriptor};
+      slot.results[lane] = is_box(plan.type)
+                               ? sort_datapath_cpp(SortLane{box_datapath_cpp(in), slot.descriptor.box_sort}).result
+                               : triangle_datapath_cpp(in).result;
+    });
+  } else {
+    waves_.plan(accepted_slot_, incoming_);  // the rays stay for the datapaths
+  }
   TD_DEBUG(kTd, cycle, name(), "accepted wave {} in slot {}: {} lanes, {} active", slot.id, accepted_slot_,
            slot.lane_count, slot.lanes_to_write);
 }

@@ -17,9 +17,9 @@
 
 namespace td::timing {
 
-// One active lane on its way down the pipeline: where to find it. Its plan
-// (ray, node type, address) stays in the wave buffer: stages look it up
-// rather than copy it from register to register.
+// One active lane on its way down the pipeline: where to find it. Its route
+// (node type, address) and ray stay in the wave buffer: stages look them up
+// rather than copy them from register to register.
 struct LaneJob {
   uint32_t slot = 0;  // wave buffer slot of its instruction
   uint32_t lane = 0;  // lane index within the wave
@@ -42,12 +42,13 @@ struct BoxTested {
   ref::BoxTestResult tests;
 };
 
-// Issue port -> box or triangle datapath: the lane, its plan (ray, node
-// type) and its node's bytes (64, or 128 for an FP32 box node). The
-// pointers are valid only while the datapath accepts the lane.
+// Issue port -> box or triangle datapath: the lane, its node's type and
+// bytes (64, or 128 for an FP32 box node), and its ray. The pointers are
+// valid only while the datapath accepts the lane.
 struct NodeLane {
   LaneJob job;
-  const ref::LanePlan* plan = nullptr;
+  NodeType type = NodeType::kTriangle0;
+  const Ray* ray = nullptr;
   const uint8_t* node = nullptr;
   const Descriptor* descriptor = nullptr;
 };

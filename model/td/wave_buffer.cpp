@@ -25,16 +25,8 @@ uint32_t WaveBuffer::accept(const WaveInstr& instr, uint64_t cycle) {
 
 void WaveBuffer::plan(uint32_t index, const WaveInstr& instr) {
   WaveSlot& s = slots_[index];
-  assert(instr.id == s.id && instr.lanes.size() == s.lane_count);
-  const size_t lanes = s.lane_count;
-  s.plans.resize(lanes);
-  s.results.assign(lanes, LaneResult::no_write());
-  for (size_t i = 0; i < lanes; ++i) {
-    s.plans[i] = ref::plan_lane(s.descriptor, instr.lanes[i]);
-    if (s.plans[i].outcome == LaneOutcome::kInactive) continue;
-    ++s.lanes_to_write;
-    s.active_mask |= uint64_t{1} << i;
-  }
+  s.rays.resize(s.lane_count);
+  plan(index, instr, [&s](uint32_t lane, const ref::LanePlan& plan) { s.rays[lane] = plan.ray; });
 }
 
 void WaveBuffer::retire_oldest() {

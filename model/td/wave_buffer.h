@@ -1,9 +1,10 @@
 // wave_buffer.h — the TD's per-wave state: instructions in acceptance order,
-// each with its lanes' plans and a result buffer. The sequencer walks the
+// each with its lanes' routes and a result buffer. The sequencer walks the
 // lanes, write-back fills the results, and instructions retire in order from
 // the head (loads return in order to a wave, as the vmcnt counter assumes).
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -12,10 +13,24 @@
 
 namespace td::timing {
 
+// Where a lane goes, decided at acceptance: ref::plan_lane()'s plan without
+// the ray. The sequencer, the node fetch and the issue port read only this,
+// 16 bytes a lane.
+struct LaneRoute {
+  uint64_t address = 0;  // node byte address when a fetch is needed
+  uint32_t bytes = 0;    // 64 or 128 when a fetch is needed
+  NodeType type = NodeType::kTriangle0;
+  LaneOutcome outcome = LaneOutcome::kInactive;  // kBoxNode/kTriangle: fetch needed
+
+  static LaneRoute of(const ref::LanePlan& plan) { return LaneRoute{plan.address, plan.bytes, plan.type, plan.outcome}; }
+  bool needs_fetch() const { return outcome == LaneOutcome::kBoxNode || outcome == LaneOutcome::kTriangle; }
+};
+static_assert(sizeof(LaneRoute) == 16, "four routes a cache line");
+
 // The fields the stages read every clock first (one cache line, with the
-// plans' pointer), the results' pointer next, the instruction's id and
+// routes' pointer), the results' pointer next, the instruction's id and
 // descriptor last. The lanes' inputs are not kept: plan() reads them once,
-// from the caller's instruction, and the stages use the plans.
+// from the caller's instruction.
 struct alignas(64) WaveSlot {
   uint64_t active_mask = 0;     // bit l: lane l is active (the sequencer's view)
   uint64_t accept_cycle = 0;
@@ -26,8 +41,9 @@ struct alignas(64) WaveSlot {
   uint32_t lanes_written = 0;
   uint32_t next_lane = 0;       // sequencer position
   uint32_t lane_count = 0;      // the instruction's lanes (the sequencer asks every clock)
-  std::vector<ref::LanePlan> plans;  // per lane, decided at acceptance
+  std::vector<LaneRoute> routes;  // per lane, decided at acceptance
   std::vector<LaneResult> results;
+  std::vector<Ray> rays;        // per fetching lane, for the datapaths: only when plan() keeps them
   uint64_t id = 0;              // the instruction's
   Descriptor descriptor;
 
@@ -55,6 +71,11 @@ class WaveBuffer {
   // that a TD takes the instruction with the wave client and does this
   // work with its pipeline; the caller's buffer is then free again (a TD
   // hands the client the same one every time: its lines stay warm).
+  // The slot keeps each lane's route; a lane that fetches a node is handed,
+  // with its whole plan (the ray too), to `fetching(lane, plan)`.
+  template <typename Fetching>
+  void plan(uint32_t index, const WaveInstr& instr, Fetching&& fetching);
+  // The same, keeping the fetching lanes' rays in the slot for the datapaths.
   void plan(uint32_t index, const WaveInstr& instr);
 
   WaveSlot& slot(uint32_t index) { return slots_[index]; }
@@ -81,5 +102,22 @@ class WaveBuffer {
   uint32_t head_ = 0, count_ = 0;
   uint32_t sequencing_ = 0;  // offset from head of the slot being sequenced
 };
+
+template <typename Fetching>
+void WaveBuffer::plan(uint32_t index, const WaveInstr& instr, Fetching&& fetching) {
+  WaveSlot& s = slots_[index];
+  assert(instr.id == s.id && instr.lanes.size() == s.lane_count);
+  const uint32_t lanes = s.lane_count;
+  s.routes.resize(lanes);
+  s.results.assign(lanes, LaneResult::no_write());
+  for (uint32_t i = 0; i < lanes; ++i) {
+    const ref::LanePlan plan = ref::plan_lane(s.descriptor, instr.lanes[i]);
+    s.routes[i] = LaneRoute::of(plan);
+    if (plan.outcome == LaneOutcome::kInactive) continue;
+    ++s.lanes_to_write;
+    s.active_mask |= uint64_t{1} << i;
+    if (plan.needs_fetch()) fetching(i, plan);
+  }
+}
 
 }  // namespace td::timing

@@ -23,18 +23,17 @@ WriteBack::WriteBack(const char* name, uint32_t td_index, uint32_t return_latenc
       view_(name) {}
 
 void WriteBack::write(const LaneDone& done, uint64_t cycle) {
-  land(waves_.slot(done.slot), done, cycle);
+  WaveSlot& slot = waves_.slot(done.slot);
+  slot.results[done.lane] = done.result;
+  land(slot, cycle);
   ++lanes_written_;
 }
 
-void WriteBack::write_ahead(const LaneDone& done, uint64_t write_cycle) {
-  land(waves_.slot(done.slot), done, write_cycle);
-}
+void WriteBack::land_ahead(uint32_t slot, uint64_t write_cycle) { land(waves_.slot(slot), write_cycle); }
 
 // Lanes may be written ahead of lanes that land before them: the
 // instruction completes after the latest landing.
-void WriteBack::land(WaveSlot& slot, const LaneDone& done, uint64_t cycle) {
-  slot.results[done.lane] = done.result;
+void WriteBack::land(WaveSlot& slot, uint64_t cycle) {
   ++slot.lanes_written;
   slot.last_write_cycle = std::max(slot.last_write_cycle, cycle);
   if (slot.written() && slot.sequenced()) slot.done_cycle = slot.last_write_cycle + return_latency_;

@@ -36,13 +36,14 @@ class WriteBack {
   void write_no_fetch_lanes(uint64_t cycle);
   void retire_done(uint64_t cycle);
   uint32_t return_latency() const { return return_latency_; }
-  // A lane whose result lands at `write_cycle`, written now: the C++
-  // datapaths compute a result as the lane goes in, and nothing ever holds
-  // a lane between the issue port and write-back (every port drains a lane
-  // a clock), so the cycle its result would reach this stage is known then.
-  // Same result buffer, same completion cycle; no clock of the TD spent
-  // carrying it through the sort and write-back ports.
-  void write_ahead(const LaneDone& done, uint64_t write_cycle);
+  // A lane of slot `slot` whose result is in the slot's results already
+  // (written ahead: the C++ datapaths' result needs only the lane's ray and
+  // node, known at acceptance) lands at `write_cycle`. The issue port knows
+  // that cycle as the lane passes it: nothing ever holds a lane between the
+  // issue port and write-back (every port drains a lane a clock). Same
+  // result buffer, same completion cycle; no clock of the TD spent carrying
+  // the lane through the sort and write-back ports.
+  void land_ahead(uint32_t slot, uint64_t write_cycle);
   // Cycle the oldest instruction returns; UINT64_MAX if it is not done yet.
   uint64_t next_retire_cycle() const;
 
@@ -57,7 +58,7 @@ class WriteBack {
  private:
   void drain(sim::Channel<LaneDone>& port, uint64_t cycle);
   void write(const LaneDone& done, uint64_t cycle);
-  void land(WaveSlot& slot, const LaneDone& done, uint64_t cycle);
+  void land(WaveSlot& slot, uint64_t cycle);
   void retire(uint64_t cycle);
 
   uint32_t td_index_;

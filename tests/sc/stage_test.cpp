@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -73,8 +74,8 @@ TEST(WaveBuffer, PlansLanesAndRetiresInOrderAcrossWrapAround) {
     const uint32_t slot = buffer.accept(instr, id);
     buffer.plan(slot, instr);
     EXPECT_EQ(buffer.slot(slot).lanes_to_write, 3u);
-    EXPECT_EQ(buffer.slot(slot).plans[1].outcome, LaneOutcome::kInactive);
-    EXPECT_EQ(buffer.slot(slot).plans[0].outcome, LaneOutcome::kBoxNode);
+    EXPECT_EQ(buffer.slot(slot).routes[1].outcome, LaneOutcome::kInactive);
+    EXPECT_EQ(buffer.slot(slot).routes[0].outcome, LaneOutcome::kBoxNode);
     EXPECT_TRUE(buffer.has_unsequenced());
     buffer.slot(slot).next_lane = 4;
     buffer.advance_sequencing();
@@ -89,6 +90,43 @@ TEST(WaveBuffer, PlansLanesAndRetiresInOrderAcrossWrapAround) {
   EXPECT_FALSE(buffer.has_unsequenced());
 }
 
+TEST(WaveBuffer, PlanKeepsEachLanesRouteAndHandsFetchingLanesTheirWholePlan) {
+  WaveInstr instr = box_wave(4, 1);
+  instr.lanes[1].exec = false;                           // inactive: no plan handed, no ray
+  instr.lanes[2].node_ptr = NodePtr::make(2, NodeType::kReserved6).raw;  // written, no fetch
+  for (const bool keep_rays : {false, true}) {
+    WaveBuffer buffer(1);
+    const uint32_t slot = buffer.accept(instr, 0);
+    std::vector<uint32_t> handed;
+    if (keep_rays) {
+      buffer.plan(slot, instr);
+    } else {
+      buffer.plan(slot, instr, [&](uint32_t lane, const ref::LanePlan& plan) {
+        handed.push_back(lane);
+        const ref::LanePlan expected = ref::plan_lane(instr.descriptor, instr.lanes[lane]);
+        EXPECT_EQ(plan.address, expected.address);
+        EXPECT_EQ(std::memcmp(&plan.ray, &expected.ray, sizeof(Ray)), 0);
+      });
+      EXPECT_EQ(handed, (std::vector<uint32_t>{0, 3}));
+    }
+    const WaveSlot& s = buffer.slot(slot);
+    EXPECT_EQ(s.lanes_to_write, 3u);
+    EXPECT_EQ(s.active_mask, 0b1101u);
+    for (uint32_t lane = 0; lane < 4; ++lane) {
+      const ref::LanePlan expected = ref::plan_lane(instr.descriptor, instr.lanes[lane]);
+      EXPECT_EQ(s.routes[lane].outcome, expected.outcome) << lane;
+      EXPECT_EQ(s.routes[lane].needs_fetch(), expected.needs_fetch()) << lane;
+      if (!expected.needs_fetch()) continue;
+      EXPECT_EQ(s.routes[lane].address, expected.address) << lane;
+      EXPECT_EQ(s.routes[lane].bytes, expected.bytes) << lane;
+      EXPECT_EQ(s.routes[lane].type, expected.type) << lane;
+      if (keep_rays) {
+        EXPECT_EQ(std::memcmp(&s.rays[lane], &expected.ray, sizeof(Ray)), 0) << lane;
+      }
+    }
+  }
+}
+
 TEST(NodeFetch, FillsReturnInReadyOrderNotRequestOrder) {
   Fixture f;
   WaveBuffer waves(1);
@@ -98,7 +136,7 @@ TEST(NodeFetch, FillsReturnInReadyOrderNotRequestOrder) {
   sim::Channel<LaneJob> in(4);
   FakeL0 l0;
   // Lane 0 misses long, lane 1 short, lane 2 in between.
-  for (uint32_t l = 0; l < 3; ++l) l0.latency[waves.slot(slot).plans[l].address] = std::vector<uint64_t>{50, 5, 20}[l];
+  for (uint32_t l = 0; l < 3; ++l) l0.latency[waves.slot(slot).routes[l].address] = std::vector<uint64_t>{50, 5, 20}[l];
   NodeFetch fetch("node_fetch", 8, in, waves, l0, f.stats, nullptr);
   for (uint32_t l = 0; l < 3; ++l) in.push(LaneJob{slot, l}, l);
   std::vector<uint32_t> order;
@@ -118,7 +156,7 @@ TEST(NodeFetch, FullReturnBufferAndRefusingL0Stall) {
   waves.plan(slot, slot_instr);
   sim::Channel<LaneJob> in(4);
   FakeL0 l0;
-  for (uint32_t l = 0; l < 3; ++l) l0.latency[waves.slot(slot).plans[l].address] = 10;
+  for (uint32_t l = 0; l < 3; ++l) l0.latency[waves.slot(slot).routes[l].address] = 10;
   l0.refuse_until = 4;
   NodeFetch fetch("node_fetch", 1, in, waves, l0, f.stats, nullptr);
   for (uint32_t l = 0; l < 3; ++l) in.push(LaneJob{slot, l}, 0);
@@ -165,8 +203,10 @@ TEST_P(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
   SortStage sort("sort_stage", sort_latency, box_channel, sort_channel, waves, implementation.sort);
   TriStage tri("tri_stage", tri_latency, tri_channel, implementation.triangle);
   NodeBytes scratch;
-  box.accept(LaneJob{slot, 0}, s.plans[0], h.memory.view(s.plans[0].address, 128, scratch.data()), s.descriptor, 100);
-  tri.accept(LaneJob{slot, 1}, s.plans[1], h.memory.view(s.plans[1].address, 64, scratch.data()), s.descriptor, 100);
+  box.accept(LaneJob{slot, 0}, s.routes[0].type, s.rays[0], h.memory.view(s.routes[0].address, 128, scratch.data()),
+             s.descriptor, 100);
+  tri.accept(LaneJob{slot, 1}, s.routes[1].type, s.rays[1], h.memory.view(s.routes[1].address, 64, scratch.data()),
+             s.descriptor, 100);
   EXPECT_EQ(box.in_flight(), 1u);
   // The C++ datapath's result waits in the channel at once; the RTL's comes out when due.
   EXPECT_EQ(box.next_output_cycle(), rtl ? 100 + box_latency : UINT64_MAX);
@@ -236,8 +276,9 @@ TEST(WriteBack, ReturnsInAcceptanceOrderAfterTheReturnLatency) {
 }
 
 TEST(WriteBack, LanesWrittenAheadCompleteAfterTheLatestLanding) {
-  // The issue port writes a lane ahead with the cycle its result lands; a
-  // box lane issued first may land after a triangle lane issued later.
+  // A lane's result is in its slot from acceptance; the issue port gives the
+  // cycle it lands. A box lane issued first may land after a triangle lane
+  // issued later.
   Fixture f;
   RecordingClient client;
   WaveBuffer waves(1);
@@ -245,8 +286,10 @@ TEST(WriteBack, LanesWrittenAheadCompleteAfterTheLatestLanding) {
   sim::Channel<LaneDone> sort(2), tri(2), no_fetch(2);
   const uint32_t kReturnLatency = 4;
   WriteBack write_back("write_back", 0, kReturnLatency, waves, sort, tri, no_fetch, client, f.stats);
-  write_back.write_ahead(LaneDone{slot, 0, LaneResult::all_ones(LaneOutcome::kOutOfBounds)}, 30);
-  write_back.write_ahead(LaneDone{slot, 1, LaneResult::all_ones(LaneOutcome::kOutOfBounds)}, 25);
+  waves.slot(slot).results[0] = LaneResult::all_ones(LaneOutcome::kOutOfBounds);
+  waves.slot(slot).results[1] = LaneResult::all_ones(LaneOutcome::kDescriptorFault);
+  write_back.land_ahead(slot, 30);
+  write_back.land_ahead(slot, 25);
   EXPECT_EQ(write_back.next_retire_cycle(), UINT64_MAX) << "a lane is still to be written";
   no_fetch.push(LaneDone{slot, 2, LaneResult::all_ones(LaneOutcome::kReservedType)}, 20);  // lands at 21
   write_back.tick(21);
@@ -257,6 +300,8 @@ TEST(WriteBack, LanesWrittenAheadCompleteAfterTheLatestLanding) {
   write_back.tick(30 + kReturnLatency);
   ASSERT_EQ(client.returned.size(), 1u);
   EXPECT_EQ(client.returned[0].complete_cycle, 30u + kReturnLatency);
+  EXPECT_EQ(client.returned[0].lanes[0].outcome, LaneOutcome::kOutOfBounds);
+  EXPECT_EQ(client.returned[0].lanes[1].outcome, LaneOutcome::kDescriptorFault);
   EXPECT_EQ(client.returned[0].lanes[2].outcome, LaneOutcome::kReservedType);
 }
 
