@@ -63,18 +63,20 @@ class NodeFetch : public mem::MemClient {
   bool stalled_full() const { return stalled_full_; }
 
  private:
+  // What a tick reads first, together; the fill callback and the trace's
+  // fields last.
   sim::Channel<LaneJob>& in_;
   const WaveBuffer& waves_;
   mem::MemLevel& l0_;
   TdStats& stats_;
-  ReturnBuffer buffer_;
-  std::function<void(uint64_t)> on_fill_;
-  uint64_t next_tag_ = 0;
-  bool refused_ = false;  // the front lane's last request was refused
-  uint64_t refused_tag_ = 0;
   uint64_t retry_cycle_ = 0;  // L0 refused: no request before this cycle
+  uint64_t next_tag_ = 0;
+  uint64_t refused_tag_ = 0;
+  bool refused_ = false;  // the front lane's last request was refused
   bool requested_ = false, last_hit_ = false, stalled_memory_ = false, stalled_full_ = false;
+  ReturnBuffer buffer_;
   uint64_t last_address_ = 0;
+  std::function<void(uint64_t)> on_fill_;
   struct TraceSignals {
     sim::VcdWriter::SignalId req_valid, req_address, l0_hit, l0_miss, stall_memory, stall_full, buffer_count,
         buffer_ready;

@@ -26,22 +26,22 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       client_(client),
       fetch_queue_(params.fetch_queue_depth),
       no_fetch_(2),
-      box_out_(BoxStage::output_channel(params.box_latency_cycles)),
-      sort_out_(SortStage::output_channel(params.sort_latency_cycles)),
-      tri_out_(TriStage::output_channel(params.triangle_latency_cycles)),
       stats_(stats.block<TdStats>(sim::StatGroup(stats, this->name()))),
-      l0_events_(events),
-      l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), &l0_events_),
       waves_(params.instruction_queue_depth),
       sequencer_("lane_sequencer", waves_, fetch_queue_, no_fetch_, stats_),
       node_fetch_("node_fetch", params.return_buffer_entries, fetch_queue_, waves_, l0_, stats_,
                   [this](uint64_t cycle) { *due_cycle_ = std::min(*due_cycle_, cycle); }),
+      write_back_("write_back", index, params.return_latency_cycles, waves_, sort_out_, tri_out_, no_fetch_, client,
+                  stats_),
+      l0_events_(events),
+      l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), &l0_events_),
+      box_out_(BoxStage::output_channel(params.box_latency_cycles)),
+      sort_out_(SortStage::output_channel(params.sort_latency_cycles)),
+      tri_out_(TriStage::output_channel(params.triangle_latency_cycles)),
       box_stage_("box_stage", params.box_latency_cycles, box_out_, datapath_factory(params.datapath).box),
       sort_stage_("sort_stage", params.sort_latency_cycles, box_out_, sort_out_, waves_,
                   datapath_factory(params.datapath).sort),
-      tri_stage_("tri_stage", params.triangle_latency_cycles, tri_out_, datapath_factory(params.datapath).triangle),
-      write_back_("write_back", index, params.return_latency_cycles, waves_, sort_out_, tri_out_, no_fetch_, client,
-                  stats_) {
+      tri_stage_("tri_stage", params.triangle_latency_cycles, tri_out_, datapath_factory(params.datapath).triangle) {
   clocked_datapaths_ = box_stage_.clocked() || sort_stage_.clocked() || tri_stage_.clocked();
   write_ahead_ = params.datapath == "cpp";
   box_to_write_cycles_ = params.box_latency_cycles + params.sort_latency_cycles;

@@ -126,8 +126,10 @@ class Td : public sc_core::sc_module {
   // the fields a tick reads come first and share as few cache lines as
   // possible; the stages are thin (their SystemC names sit apart, in
   // StageView; the channels between them sit together, here). stats_ is
-  // constructed before l0_ (the registry lists stats in that order), and
-  // both, like the channels, before the stages that refer to them.
+  // constructed before l0_ (the registry lists stats in that order). A
+  // stage keeps references to the channels, the L0 and the wave buffer it
+  // meets, and uses them only once the TD runs: some of them are declared
+  // after it, so that what a tick reads sits together.
   uint64_t own_due_cycle_ = 0;
   uint64_t* due_cycle_ = &own_due_cycle_;  // see keep_due_cycle_in()
   uint64_t last_tick_cycle_ = 0;
@@ -148,9 +150,10 @@ class Td : public sc_core::sc_module {
   uint64_t port_wave_ = 0;
   // Some datapath is clocked (an RTL one): the stages' clocks are called.
   bool clocked_datapaths_ = false;
-  // The C++ datapaths and no waveform: the issue port writes each lane's
-  // result ahead, with the cycle it lands (WriteBack::write_ahead), and
-  // the sort stage and the datapaths' output registers stay empty. A
+  // The C++ datapaths and no waveform: each lane's result is written ahead
+  // at acceptance (plan_accepted), the issue port gives the cycle it lands
+  // (WriteBack::land_ahead), and the sort stage and the datapaths' output
+  // registers stay empty. A
   // traced TD carries every lane through them, so each stage's signals
   // show it; the statistics and results are the same either way.
   bool write_ahead_ = false;
@@ -159,29 +162,29 @@ class Td : public sc_core::sc_module {
   sim::ProgressMark* progress_ = nullptr;
   const BackingStore& store_;
   WaveClient& client_;
-  // The channels between the stages, side by side: each is asked "can I
-  // pop?" every clock.
+  // The channels every tick asks "can I pop?"; the datapaths' output
+  // registers, which lanes written ahead never use, are last.
   sim::Channel<LaneJob> fetch_queue_;
   sim::Channel<LaneDone> no_fetch_;
-  sim::Channel<BoxTested> box_out_;
-  sim::Channel<LaneDone> sort_out_;
-  sim::Channel<LaneDone> tri_out_;
 
   TdStats& stats_;  // the registry's block
-  mem::EventHold l0_events_;  // the L0's misses on their way to L1
-  mem::Cache l0_;
-
   WaveBuffer waves_;
   LaneSequencer sequencer_;
   NodeFetch node_fetch_;
-  BoxStage box_stage_;
-  SortStage sort_stage_;
-  TriStage tri_stage_;
   WriteBack write_back_;
+  mem::EventHold l0_events_;  // the L0's misses on their way to L1
+  mem::Cache l0_;
 
   // The client fills it, the pipeline part of the same tick plans its lanes;
   // the same buffer every time, so its lines stay in the host's caches.
   WaveInstr incoming_;
+
+  sim::Channel<BoxTested> box_out_;
+  sim::Channel<LaneDone> sort_out_;
+  sim::Channel<LaneDone> tri_out_;
+  BoxStage box_stage_;
+  SortStage sort_stage_;
+  TriStage tri_stage_;
   struct TraceIds;
   std::unique_ptr<TraceIds> trace_ids_;
   sim::VcdWriter* vcd_ = nullptr;

@@ -15,11 +15,11 @@ WriteBack::WriteBack(const char* name, uint32_t td_index, uint32_t return_latenc
     : td_index_(td_index),
       return_latency_(return_latency_cycles),
       waves_(waves),
-      from_sort_(from_sort),
-      from_tri_(from_tri),
       from_no_fetch_(from_no_fetch),
       client_(client),
       stats_(stats),
+      from_sort_(from_sort),
+      from_tri_(from_tri),
       view_(name) {}
 
 void WriteBack::write(const LaneDone& done, uint64_t cycle) {

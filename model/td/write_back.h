@@ -61,17 +61,19 @@ class WriteBack {
   void land(WaveSlot& slot, uint64_t cycle);
   void retire(uint64_t cycle);
 
+  // What every tick reads first; the sort and triangle ports (unused when
+  // lanes are written ahead) after what a retirement reads.
   uint32_t td_index_;
   uint32_t return_latency_;
   WaveBuffer& waves_;
-  sim::Channel<LaneDone>& from_sort_;
-  sim::Channel<LaneDone>& from_tri_;
   sim::Channel<LaneDone>& from_no_fetch_;
+  uint32_t lanes_written_ = 0;
+  bool retired_ = false;
   WaveClient& client_;
   TdStats& stats_;
   WaveResult outgoing_;  // handed to the client; reused so results are not reallocated per instruction
-  uint32_t lanes_written_ = 0;
-  bool retired_ = false;
+  sim::Channel<LaneDone>& from_sort_;
+  sim::Channel<LaneDone>& from_tri_;
   struct TraceSignals {
     sim::VcdWriter::SignalId lanes_written, wave_retired, waves_in_flight;
   } trace_{};
