@@ -72,7 +72,7 @@ class Td : public sc_core::sc_module {
   // returned to the wave client and an instruction taken from it.
   void tick_client_side(uint64_t cycle);
   // The stages from the sort down to the sequencer, the L0's misses held.
-  void tick_pipeline(uint64_t cycle);
+  [[gnu::flatten]] void tick_pipeline(uint64_t cycle);
   // The L0's misses of the last tick_pipeline() join the chip's queue.
   void release_events() { l0_events_.release(); }
   // The first cycle on which tick() can do anything; UINT64_MAX while only
@@ -112,10 +112,12 @@ class Td : public sc_core::sc_module {
   uint32_t index() const { return index_; }
 
  private:
-  void issue_port(uint64_t cycle);
-  void accept_instruction(uint64_t cycle);
+  // The parts of a tick. Those run every tick are inlined into it: one
+  // function's registers saved and restored a tick, not one per part.
+  [[gnu::always_inline]] inline void issue_port(uint64_t cycle);
+  [[gnu::always_inline]] inline void accept_instruction(uint64_t cycle);
   void plan_accepted(uint64_t cycle);  // the instruction accept_instruction() took
-  void clock_and_write_lanes(uint64_t cycle);
+  [[gnu::always_inline]] inline void clock_and_write_lanes(uint64_t cycle);
   uint64_t next_active_cycle(uint64_t cycle) const;
   // Clocks the TD is not ticked are clocks in which nothing moves; the
   // stalls that hold then are charged for them, as if it had been ticked.
