@@ -14,6 +14,7 @@ NodeFetch::NodeFetch(const char* name, uint32_t return_buffer_entries, sim::Chan
     : in_(in),
       waves_(waves),
       l0_(l0),
+      l0_cache_(dynamic_cast<mem::Cache*>(&l0)),
       stats_(stats),
       buffer_(return_buffer_entries),
       on_fill_(std::move(on_fill)),
@@ -49,7 +50,8 @@ void NodeFetch::tick(uint64_t cycle) {
   const LaneRoute& route = waves_.slot(job.slot).routes[job.lane];
   // A retry of a refused request keeps its tag: L0 may hold an MSHR for it.
   const uint64_t tag = refused_ ? refused_tag_ : next_tag_++;
-  const mem::MemResponse response = l0_.access(route.address, route.bytes, cycle, this, tag);
+  const mem::MemResponse response = l0_cache_ ? l0_cache_->Cache::access(route.address, route.bytes, cycle, this, tag)
+                                              : l0_.access(route.address, route.bytes, cycle, this, tag);
   refused_ = !response.accepted;
   refused_tag_ = tag;
   if (!response.accepted) {

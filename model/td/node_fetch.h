@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "model/mem/cache.h"
 #include "model/mem/mem_level.h"
 #include "model/sim/channel.h"
 #include "model/sim/vcd_writer.h"
@@ -68,6 +69,10 @@ class NodeFetch : public mem::MemClient {
   sim::Channel<LaneJob>& in_;
   const WaveBuffer& waves_;
   mem::MemLevel& l0_;
+  // The same L0 when it is a Cache (a TD's always is; a stage test's may be
+  // a fake): asked without the virtual call, so that its hit path inlines
+  // into the TD's tick.
+  mem::Cache* const l0_cache_;
   TdStats& stats_;
   uint64_t retry_cycle_ = 0;  // L0 refused: no request before this cycle
   uint64_t next_tag_ = 0;

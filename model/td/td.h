@@ -128,10 +128,10 @@ class Td : public sc_core::sc_module {
   // the fields a tick reads come first and share as few cache lines as
   // possible; the stages are thin (their SystemC names sit apart, in
   // StageView; the channels between them sit together, here). stats_ is
-  // constructed before l0_ (the registry lists stats in that order). A
-  // stage keeps references to the channels, the L0 and the wave buffer it
-  // meets, and uses them only once the TD runs: some of them are declared
-  // after it, so that what a tick reads sits together.
+  // constructed before l0_ (the registry lists stats in that order), and
+  // l0_ before the stages. Write-back keeps references to the datapaths'
+  // output channels, declared after it with the datapaths (lanes written
+  // ahead never use them), and uses them only once the TD runs.
   uint64_t own_due_cycle_ = 0;
   uint64_t* due_cycle_ = &own_due_cycle_;  // see keep_due_cycle_in()
   uint64_t last_tick_cycle_ = 0;
@@ -170,12 +170,12 @@ class Td : public sc_core::sc_module {
   sim::Channel<LaneDone> no_fetch_;
 
   TdStats& stats_;  // the registry's block
+  mem::EventHold l0_events_;  // the L0's misses on their way to L1
+  mem::Cache l0_;
   WaveBuffer waves_;
   LaneSequencer sequencer_;
   NodeFetch node_fetch_;
   WriteBack write_back_;
-  mem::EventHold l0_events_;  // the L0's misses on their way to L1
-  mem::Cache l0_;
 
   // The client fills it, the pipeline part of the same tick plans its lanes;
   // the same buffer every time, so its lines stay in the host's caches.
