@@ -7,7 +7,7 @@
 // share, rather than let a run end in std::bad_alloc.
 //
 // Counted at their most: an instruction slot as holding a wave64
-// instruction with its lane plans and results, a pipeline register per
+// instruction with its lanes' inputs, routes, rays and results, a pipeline register per
 // clock of latency. Not counted: caches above mem::Cache::kDenseTagLines
 // lines, which hold only the lines a run touches (memory in proportion to
 // the workload, not the cache), and the workload itself (the node memory,
