@@ -95,7 +95,7 @@ inline MemoryEstimate estimate_model_memory(const cfg::Config& c) {
   if (c.td.datapath == "rtl") add("td.datapath", tds, 1, kRtlUnitsBytes, per_td, "Verilated units' state");
   add("td.instruction_queue_depth", tds, c.td.instruction_queue_depth, slot_bytes, per_td,
       "instruction slots (a wave64 instruction with its lanes' routes, rays and results)");
-  add("td.fetch_queue_depth", tds, c.td.fetch_queue_depth, reg(sizeof(timing::LaneJob)), per_td,
+  add("td.fetch_queue_depth", tds, c.td.fetch_queue_depth, reg(sizeof(timing::FetchJob)), per_td,
       "fetch-queue entries");
   add("td.return_buffer_entries", tds, c.td.return_buffer_entries, 2 * sizeof(timing::FetchedLane), per_td,
       "return-buffer entries");

@@ -4,7 +4,7 @@
 
 namespace td::timing {
 
-LaneSequencer::LaneSequencer(const char* name, WaveBuffer& waves, sim::Channel<LaneJob>& fetch_out,
+LaneSequencer::LaneSequencer(const char* name, WaveBuffer& waves, sim::Channel<FetchJob>& fetch_out,
                              sim::Channel<LaneDone>& no_fetch_out, TdStats& stats)
     : waves_(waves), fetch_out_(fetch_out), no_fetch_out_(no_fetch_out), stats_(stats), view_(name) {}
 
@@ -64,7 +64,7 @@ void LaneSequencer::tick(uint64_t cycle) {
       ++stats_.stall_fetch_queue_full;
       return;
     }
-    fetch_out_.push(LaneJob{slot_index, lane}, cycle);
+    fetch_out_.push(FetchJob{LaneJob{slot_index, lane}, route.address, route.bytes, route.type}, cycle);
   } else {
     if (!no_fetch_out_.can_push()) {
       stalled_ = true;

@@ -16,7 +16,7 @@ namespace td::timing {
 
 class LaneSequencer {
  public:
-  LaneSequencer(const char* name, WaveBuffer& waves, sim::Channel<LaneJob>& fetch_out,
+  LaneSequencer(const char* name, WaveBuffer& waves, sim::Channel<FetchJob>& fetch_out,
                 sim::Channel<LaneDone>& no_fetch_out, TdStats& stats);
 
   void tick(uint64_t cycle);
@@ -44,7 +44,7 @@ class LaneSequencer {
   void count_outcome(LaneOutcome outcome);
 
   WaveBuffer& waves_;
-  sim::Channel<LaneJob>& fetch_out_;
+  sim::Channel<FetchJob>& fetch_out_;
   sim::Channel<LaneDone>& no_fetch_out_;
   TdStats& stats_;
   bool issued_ = false, stalled_ = false;

@@ -8,11 +8,9 @@
 
 namespace td::timing {
 
-NodeFetch::NodeFetch(const char* name, uint32_t return_buffer_entries, sim::Channel<LaneJob>& in,
-                     const WaveBuffer& waves, mem::MemLevel& l0, TdStats& stats,
-                     std::function<void(uint64_t)> on_fill)
+NodeFetch::NodeFetch(const char* name, uint32_t return_buffer_entries, sim::Channel<FetchJob>& in,
+                     mem::MemLevel& l0, TdStats& stats, std::function<void(uint64_t)> on_fill)
     : in_(in),
-      waves_(waves),
       l0_(l0),
       l0_cache_(dynamic_cast<mem::Cache*>(&l0)),
       stats_(stats),
@@ -46,12 +44,12 @@ void NodeFetch::tick(uint64_t cycle) {
     ++stats_.stall_memory;
     return;
   }
-  const LaneJob& job = in_.front();
-  const LaneRoute& route = waves_.slot(job.slot).routes[job.lane];
+  const FetchJob& fetch = in_.front();
+  const LaneJob& job = fetch.job;
   // A retry of a refused request keeps its tag: L0 may hold an MSHR for it.
   const uint64_t tag = refused_ ? refused_tag_ : next_tag_++;
-  const mem::MemResponse response = l0_cache_ ? l0_cache_->Cache::access(route.address, route.bytes, cycle, this, tag)
-                                              : l0_.access(route.address, route.bytes, cycle, this, tag);
+  const mem::MemResponse response = l0_cache_ ? l0_cache_->Cache::access(fetch.address, fetch.bytes, cycle, this, tag)
+                                              : l0_.access(fetch.address, fetch.bytes, cycle, this, tag);
   refused_ = !response.accepted;
   refused_tag_ = tag;
   if (!response.accepted) {
@@ -61,14 +59,15 @@ void NodeFetch::tick(uint64_t cycle) {
     TD_DEBUG(kTd, cycle, name(), "L0 refused lane {} (MSHRs full): retry at {}", job.lane, retry_cycle_);
     return;
   }
-  TD_DEBUG(kTd, cycle, name(), "wave slot {} lane {}: {} B at {:#x}, L0 {}, {}", job.slot, job.lane, route.bytes,
-           route.address, response.hit ? "hit" : "miss",
+  TD_DEBUG(kTd, cycle, name(), "wave slot {} lane {}: {} B at {:#x}, L0 {}, {}", job.slot, job.lane, fetch.bytes,
+           fetch.address, response.hit ? "hit" : "miss",
            response.pending ? std::string("fill pending") : fmt::format("ready at {}", response.cycle));
   requested_ = true;
   last_hit_ = response.hit;
-  last_address_ = route.address;
+  last_address_ = fetch.address;
   if (!response.pending) stats_.lane_fetch_latency.sample(response.cycle - cycle);
-  const FetchedLane lane{in_.pop(), response.pending ? UINT64_MAX : response.cycle, tag, cycle};
+  const FetchedLane lane{job, fetch.type, response.pending ? UINT64_MAX : response.cycle, tag, cycle};
+  in_.pop();
   if (response.pending)
     buffer_.wait_for_fill(lane);
   else

@@ -1,5 +1,5 @@
-// node_fetch.h — requests each lane's node (64 or 128 bytes) from the TD's
-// L0, one request a clock, and holds the lane in the return buffer until its
+// node_fetch.h — requests each lane's node (64 or 128 bytes, as the
+// sequencer's FetchJob says) from the TD's L0, one request a clock, and holds the lane in the return buffer until its
 // bytes arrive. The buffer's depth bounds the lanes in flight; misses return
 // out of order, and the issue port takes the lane whose data is ready first.
 #pragma once
@@ -22,8 +22,8 @@ namespace td::timing {
 class NodeFetch : public mem::MemClient {
  public:
   // `on_fill` hears the cycle a pending fill lands (the TD is due then).
-  NodeFetch(const char* name, uint32_t return_buffer_entries, sim::Channel<LaneJob>& in,
-            const WaveBuffer& waves, mem::MemLevel& l0, TdStats& stats, std::function<void(uint64_t)> on_fill);
+  NodeFetch(const char* name, uint32_t return_buffer_entries, sim::Channel<FetchJob>& in, mem::MemLevel& l0,
+            TdStats& stats, std::function<void(uint64_t)> on_fill);
 
   // L0 found the cycle of a fill this stage waits for.
   void mem_ready(uint64_t tag, uint64_t cycle) override;
@@ -66,8 +66,7 @@ class NodeFetch : public mem::MemClient {
  private:
   // What a tick reads first, together; the fill callback and the trace's
   // fields last.
-  sim::Channel<LaneJob>& in_;
-  const WaveBuffer& waves_;
+  sim::Channel<FetchJob>& in_;
   mem::MemLevel& l0_;
   // The same L0 when it is a Cache (a TD's always is; a stage test's may be
   // a fake): asked without the virtual call, so that its hit path inlines

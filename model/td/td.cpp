@@ -31,7 +31,7 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), &l0_events_),
       waves_(params.instruction_queue_depth),
       sequencer_("lane_sequencer", waves_, fetch_queue_, no_fetch_, stats_),
-      node_fetch_("node_fetch", params.return_buffer_entries, fetch_queue_, waves_, l0_, stats_,
+      node_fetch_("node_fetch", params.return_buffer_entries, fetch_queue_, l0_, stats_,
                   [this](uint64_t cycle) { *due_cycle_ = std::min(*due_cycle_, cycle); }),
       write_back_("write_back", index, params.return_latency_cycles, waves_, sort_out_, tri_out_, no_fetch_, client,
                   stats_),
@@ -145,10 +145,8 @@ void Td::issue_port(uint64_t cycle) {
     if (!node_fetch_.buffer_empty()) ++stats_.stall_waiting_memory;
     return;
   }
-  const LaneJob next = node_fetch_.ready_lane().job;
-  const WaveSlot& slot = waves_.slot(next.slot);
-  const LaneRoute& route = slot.routes[next.lane];
-  const bool is_box_lane = is_box(route.type);
+  // (The lane carries its node type: the slot's routes are not read again.)
+  const bool is_box_lane = is_box(node_fetch_.ready_lane().type);
   // (Lanes written ahead never wait for a datapath: nothing holds them.)
   if (!write_ahead_ && (is_box_lane ? !box_stage_.can_accept() : !tri_stage_.can_accept())) return;
   const FetchedLane lane = node_fetch_.take();
@@ -157,6 +155,9 @@ void Td::issue_port(uint64_t cycle) {
     // would leave the sort stage or the triangle stage.
     write_back_.land_ahead(lane.job.slot, cycle + (is_box_lane ? box_to_write_cycles_ : tri_to_write_cycles_));
   } else {
+    const WaveSlot& slot = waves_.slot(lane.job.slot);
+    const LaneRoute& route = slot.routes[lane.job.lane];
+    port_wave_ = slot.id;  // for the trace (a traced TD writes no lane ahead)
     NodeBytes scratch;
     const uint8_t* bytes = store_.image->view(route.address, route.bytes, scratch.data());
     if (is_box_lane)
@@ -172,13 +173,12 @@ void Td::issue_port(uint64_t cycle) {
   }
   ++stats_.busy_cycles;
   if (node_fetch_.has_ready(cycle)) ++stats_.stall_port_busy;
-  TD_DEBUG(kTd, cycle, name(), "issue port: wave {} lane {} -> {} (node type {})", slot.id, lane.job.lane,
-           is_box_lane ? "box_stage" : "tri_stage", static_cast<int>(route.type));
+  TD_DEBUG(kTd, cycle, name(), "issue port: wave {} lane {} -> {} (node type {})", waves_.slot(lane.job.slot).id,
+           lane.job.lane, is_box_lane ? "box_stage" : "tri_stage", static_cast<int>(lane.type));
   port_valid_ = true;
   port_box_ = is_box_lane;
   port_lane_ = lane.job.lane;
-  port_type_ = static_cast<uint8_t>(route.type);
-  port_wave_ = slot.id;
+  port_type_ = static_cast<uint8_t>(lane.type);
 }
 
 void Td::accept_instruction(uint64_t cycle) {

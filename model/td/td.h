@@ -149,7 +149,7 @@ class Td : public sc_core::sc_module {
   bool port_valid_ = false, port_box_ = false;
   uint8_t port_type_ = 0;
   uint32_t port_lane_ = 0;
-  uint64_t port_wave_ = 0;
+  uint64_t port_wave_ = 0;  // kept when lanes are not written ahead (a traced TD's are not)
   // Some datapath is clocked (an RTL one): the stages' clocks are called.
   bool clocked_datapaths_ = false;
   // The C++ datapaths and no waveform: each lane's result is written ahead
@@ -166,7 +166,7 @@ class Td : public sc_core::sc_module {
   WaveClient& client_;
   // The channels every tick asks "can I pop?"; the datapaths' output
   // registers, which lanes written ahead never use, are last.
-  sim::Channel<LaneJob> fetch_queue_;
+  sim::Channel<FetchJob> fetch_queue_;
   sim::Channel<LaneDone> no_fetch_;
 
   TdStats& stats_;  // the registry's block

@@ -17,18 +17,30 @@
 
 namespace td::timing {
 
-// One active lane on its way down the pipeline: where to find it. Its route
-// (node type, address) and ray stay in the wave buffer: stages look them up
-// rather than copy them from register to register.
+// One active lane on its way down the pipeline: where to find it. Its ray
+// and result stay in the wave buffer; what the node fetch and the issue
+// port need of its route travels with it (FetchJob, FetchedLane).
 struct LaneJob {
   uint32_t slot = 0;  // wave buffer slot of its instruction
   uint32_t lane = 0;  // lane index within the wave
+};
+
+// Sequencer -> node fetch: a lane that fetches a node, with what the fetch
+// and the issue port need of its route. Carried, so that neither reads the
+// wave slot's routes again: the line they share was last touched when the
+// sequencer passed the lane, tens of clocks and many TDs' ticks before.
+struct FetchJob {
+  LaneJob job;
+  uint64_t address = 0;  // the node's byte address
+  uint32_t bytes = 0;    // 64 or 128
+  NodeType type = NodeType::kTriangle0;
 };
 
 // A lane whose node fetch was accepted by L0: waits in the return buffer
 // (kept in ready order; equal ready cycles in fetch order).
 struct FetchedLane {
   LaneJob job;
+  NodeType type = NodeType::kTriangle0;  // its node's (the issue port's choice of datapath)
   uint64_t ready_cycle = 0;  // node bytes available from this cycle (UINT64_MAX: fill not known yet)
   uint64_t tag = 0;          // names the request to L0 while its fill is pending
   uint64_t request_cycle = 0;

@@ -14,8 +14,8 @@
 namespace td::timing {
 
 // Where a lane goes, decided at acceptance: ref::plan_lane()'s plan without
-// the ray. The sequencer, the node fetch and the issue port read only this,
-// 16 bytes a lane.
+// the ray. The sequencer reads only this, 16 bytes a lane, and hands a
+// fetching lane's address, size and type on with it (FetchJob).
 struct LaneRoute {
   uint64_t address = 0;  // node byte address when a fetch is needed
   uint32_t bytes = 0;    // 64 or 128 when a fetch is needed

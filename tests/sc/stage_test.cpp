@@ -127,18 +127,24 @@ TEST(WaveBuffer, PlanKeepsEachLanesRouteAndHandsFetchingLanesTheirWholePlan) {
   }
 }
 
+// What the sequencer hands the node fetch for lane `lane` of slot `slot`.
+FetchJob fetch_job(const WaveBuffer& waves, uint32_t slot, uint32_t lane) {
+  const LaneRoute& route = waves.slot(slot).routes[lane];
+  return FetchJob{LaneJob{slot, lane}, route.address, route.bytes, route.type};
+}
+
 TEST(NodeFetch, FillsReturnInReadyOrderNotRequestOrder) {
   Fixture f;
   WaveBuffer waves(1);
   const WaveInstr slot_instr = box_wave(3, 1);
   const uint32_t slot = waves.accept(slot_instr, 0);
   waves.plan(slot, slot_instr);
-  sim::Channel<LaneJob> in(4);
+  sim::Channel<FetchJob> in(4);
   FakeL0 l0;
   // Lane 0 misses long, lane 1 short, lane 2 in between.
   for (uint32_t l = 0; l < 3; ++l) l0.latency[waves.slot(slot).routes[l].address] = std::vector<uint64_t>{50, 5, 20}[l];
-  NodeFetch fetch("node_fetch", 8, in, waves, l0, f.stats, nullptr);
-  for (uint32_t l = 0; l < 3; ++l) in.push(LaneJob{slot, l}, l);
+  NodeFetch fetch("node_fetch", 8, in, l0, f.stats, nullptr);
+  for (uint32_t l = 0; l < 3; ++l) in.push(fetch_job(waves, slot, l), l);
   std::vector<uint32_t> order;
   for (uint64_t cycle = 1; cycle < 100 && order.size() < 3; ++cycle) {
     fetch.tick(cycle);
@@ -154,12 +160,12 @@ TEST(NodeFetch, FullReturnBufferAndRefusingL0Stall) {
   const WaveInstr slot_instr = box_wave(3, 1);
   const uint32_t slot = waves.accept(slot_instr, 0);
   waves.plan(slot, slot_instr);
-  sim::Channel<LaneJob> in(4);
+  sim::Channel<FetchJob> in(4);
   FakeL0 l0;
   for (uint32_t l = 0; l < 3; ++l) l0.latency[waves.slot(slot).routes[l].address] = 10;
   l0.refuse_until = 4;
-  NodeFetch fetch("node_fetch", 1, in, waves, l0, f.stats, nullptr);
-  for (uint32_t l = 0; l < 3; ++l) in.push(LaneJob{slot, l}, 0);
+  NodeFetch fetch("node_fetch", 1, in, l0, f.stats, nullptr);
+  for (uint32_t l = 0; l < 3; ++l) in.push(fetch_job(waves, slot, l), 0);
   for (uint64_t cycle = 1; cycle <= 3; ++cycle) fetch.tick(cycle);
   EXPECT_EQ(f.stats.stall_memory.value(), 3u);  // refused at 1, then waits for 4
   EXPECT_TRUE(l0.requested_at.empty());
