@@ -45,7 +45,7 @@ void NodeFetch::tick(uint64_t cycle) {
     return;
   }
   const FetchJob& fetch = in_.front();
-  const LaneJob& job = fetch.job;
+  const LaneJob job = fetch.job();
   // A retry of a refused request keeps its tag: L0 may hold an MSHR for it.
   const uint64_t tag = refused_ ? refused_tag_ : next_tag_++;
   const mem::MemResponse response = l0_cache_ ? l0_cache_->Cache::access(fetch.address, fetch.bytes, cycle, this, tag)

@@ -29,12 +29,21 @@ struct LaneJob {
 // and the issue port need of its route. Carried, so that neither reads the
 // wave slot's routes again: the line they share was last touched when the
 // sequencer passed the lane, tens of clocks and many TDs' ticks before.
+// Packed in 16 bytes: the fetch queue's ring stays one line at its
+// default depth.
 struct FetchJob {
-  LaneJob job;
   uint64_t address = 0;  // the node's byte address
-  uint32_t bytes = 0;    // 64 or 128
+  uint32_t slot = 0;     // wave buffer slot of its instruction
+  uint8_t lane = 0;      // lane index within the wave (< 64)
   NodeType type = NodeType::kTriangle0;
+  uint16_t bytes = 0;    // 64 or 128
+
+  static FetchJob of(const LaneJob& job, uint64_t address, uint32_t bytes, NodeType type) {
+    return FetchJob{address, job.slot, static_cast<uint8_t>(job.lane), type, static_cast<uint16_t>(bytes)};
+  }
+  LaneJob job() const { return LaneJob{slot, lane}; }
 };
+static_assert(sizeof(FetchJob) == 16, "a fetch job packs in 16 bytes");
 
 // A lane whose node fetch was accepted by L0: waits in the return buffer
 // (kept in ready order; equal ready cycles in fetch order).
