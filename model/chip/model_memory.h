@@ -97,8 +97,9 @@ inline MemoryEstimate estimate_model_memory(const cfg::Config& c) {
       "instruction slots (a wave64 instruction with its lanes' routes, rays and results)");
   add("td.fetch_queue_depth", tds, c.td.fetch_queue_depth, reg(sizeof(timing::FetchJob)), per_td,
       "fetch-queue entries");
-  add("td.return_buffer_entries", tds, c.td.return_buffer_entries, 2 * sizeof(timing::FetchedLane), per_td,
-      "return-buffer entries");
+  // (A ring entry per lane, and room for as many waiting for their fill.)
+  add("td.return_buffer_entries", tds, c.td.return_buffer_entries,
+      sizeof(timing::LandedLane) + sizeof(timing::FetchedLane), per_td, "return-buffer entries");
   add("td.box_latency_cycles", tds, uint64_t{c.td.box_latency_cycles} + 1, reg(sizeof(timing::BoxTested)), per_td,
       "box pipeline registers");
   add("td.sort_latency_cycles", tds, uint64_t{c.td.sort_latency_cycles} + 1, reg(sizeof(timing::LaneDone)), per_td,

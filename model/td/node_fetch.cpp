@@ -83,7 +83,7 @@ std::string NodeFetch::describe(uint64_t cycle) const {
   size_t ready = 0, landing = 0;
   const size_t unknown = buffer_.waiting_for_fill();
   uint64_t last = 0;
-  buffer_.for_each_landed([&](const FetchedLane& lane) {
+  buffer_.for_each_landed([&](const LandedLane& lane) {
     if (lane.ready_cycle > cycle) {
       ++landing;
       last = std::max(last, lane.ready_cycle);

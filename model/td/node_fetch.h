@@ -34,8 +34,8 @@ class NodeFetch : public mem::MemClient {
 
   // Return buffer, issue-port side.
   bool has_ready(uint64_t cycle) const { return buffer_.has_landed() && buffer_.front().ready_cycle <= cycle; }
-  const FetchedLane& ready_lane() const { return buffer_.front(); }
-  FetchedLane take() { return buffer_.take_front(); }
+  const LandedLane& ready_lane() const { return buffer_.front(); }
+  LandedLane take() { return buffer_.take_front(); }
   bool buffer_empty() const { return buffer_.empty(); }
   size_t buffer_count() const { return buffer_.size(); }
   bool buffer_full() const { return buffer_.full(); }

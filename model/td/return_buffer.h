@@ -28,17 +28,18 @@ class ReturnBuffer {
 
   // The lane the issue port takes next; UINT64_MAX while none has a known cycle.
   bool has_landed() const { return landed_ > 0; }
-  const FetchedLane& front() const { return ring_[head_]; }
+  const LandedLane& front() const { return ring_[head_]; }
   uint64_t earliest_ready() const { return landed_ > 0 ? ring_[head_].ready_cycle : UINT64_MAX; }
-  FetchedLane take_front() {
-    const FetchedLane lane = ring_[head_];
+  LandedLane take_front() {
+    const LandedLane lane = ring_[head_];
     head_ = wrap(head_ + 1);
     --landed_;
     return lane;
   }
 
   // A lane whose data cycle is known: behind every lane ready no later.
-  void land(const FetchedLane& lane) {
+  void land(const FetchedLane& fetched) {
+    const LandedLane lane = LandedLane::of(fetched);
     size_t position = landed_;
     for (; position > 0 && at(position - 1).ready_cycle > lane.ready_cycle; --position) at(position) = at(position - 1);
     at(position) = lane;
@@ -74,9 +75,9 @@ class ReturnBuffer {
  private:
   // index < 2 * entries: a compare instead of a division.
   size_t wrap(size_t index) const { return index >= entries_ ? index - entries_ : index; }
-  FetchedLane& at(size_t offset) { return ring_[wrap(head_ + offset)]; }
+  LandedLane& at(size_t offset) { return ring_[wrap(head_ + offset)]; }
 
-  std::vector<FetchedLane> ring_;  // landed lanes from head_, in issue order
+  std::vector<LandedLane> ring_;  // landed lanes from head_, in issue order
   std::vector<FetchedLane> pending_;
   size_t entries_;
   size_t head_ = 0, landed_ = 0;

@@ -149,21 +149,21 @@ void Td::issue_port(uint64_t cycle) {
   const bool is_box_lane = is_box(node_fetch_.ready_lane().type);
   // (Lanes written ahead never wait for a datapath: nothing holds them.)
   if (!write_ahead_ && (is_box_lane ? !box_stage_.can_accept() : !tri_stage_.can_accept())) return;
-  const FetchedLane lane = node_fetch_.take();
+  const LandedLane lane = node_fetch_.take();
   if (write_ahead_) {
     // Its result is in the slot already (plan_accepted): it lands when it
     // would leave the sort stage or the triangle stage.
-    write_back_.land_ahead(lane.job.slot, cycle + (is_box_lane ? box_to_write_cycles_ : tri_to_write_cycles_));
+    write_back_.land_ahead(lane.slot, cycle + (is_box_lane ? box_to_write_cycles_ : tri_to_write_cycles_));
   } else {
-    const WaveSlot& slot = waves_.slot(lane.job.slot);
-    const LaneRoute& route = slot.routes[lane.job.lane];
+    const WaveSlot& slot = waves_.slot(lane.slot);
+    const LaneRoute& route = slot.routes[lane.lane];
     port_wave_ = slot.id;  // for the trace (a traced TD writes no lane ahead)
     NodeBytes scratch;
     const uint8_t* bytes = store_.image->view(route.address, route.bytes, scratch.data());
     if (is_box_lane)
-      box_stage_.accept(lane.job, route.type, slot.rays[lane.job.lane], bytes, slot.descriptor, cycle);
+      box_stage_.accept(lane.job(), route.type, slot.rays[lane.lane], bytes, slot.descriptor, cycle);
     else
-      tri_stage_.accept(lane.job, route.type, slot.rays[lane.job.lane], bytes, slot.descriptor, cycle);
+      tri_stage_.accept(lane.job(), route.type, slot.rays[lane.lane], bytes, slot.descriptor, cycle);
   }
   if (is_box_lane) {
     ++stats_.box_nodes;
@@ -173,11 +173,11 @@ void Td::issue_port(uint64_t cycle) {
   }
   ++stats_.busy_cycles;
   if (node_fetch_.has_ready(cycle)) ++stats_.stall_port_busy;
-  TD_DEBUG(kTd, cycle, name(), "issue port: wave {} lane {} -> {} (node type {})", waves_.slot(lane.job.slot).id,
-           lane.job.lane, is_box_lane ? "box_stage" : "tri_stage", static_cast<int>(lane.type));
+  TD_DEBUG(kTd, cycle, name(), "issue port: wave {} lane {} -> {} (node type {})", waves_.slot(lane.slot).id,
+           lane.lane, is_box_lane ? "box_stage" : "tri_stage", static_cast<int>(lane.type));
   port_valid_ = true;
   port_box_ = is_box_lane;
-  port_lane_ = lane.job.lane;
+  port_lane_ = lane.lane;
   port_type_ = static_cast<uint8_t>(lane.type);
 }
 

@@ -55,6 +55,23 @@ struct FetchedLane {
   uint64_t request_cycle = 0;
 };
 
+// A fetched lane whose data cycle is known, as the return buffer's ring
+// keeps it for the issue port: 16 bytes (the tag and the request cycle
+// served the fill and its latency, both behind it), so a TD's buffer of
+// lanes in flight takes a quarter of the lines it would.
+struct LandedLane {
+  uint64_t ready_cycle = 0;
+  uint32_t slot = 0;
+  uint8_t lane = 0;  // < 64
+  NodeType type = NodeType::kTriangle0;
+
+  static LandedLane of(const FetchedLane& f) {
+    return LandedLane{f.ready_cycle, f.job.slot, static_cast<uint8_t>(f.job.lane), f.type};
+  }
+  LaneJob job() const { return LaneJob{slot, lane}; }
+};
+static_assert(sizeof(LandedLane) == 16, "a landed lane packs in 16 bytes");
+
 // Box stage -> sort stage: the tests' outcome and the child pointers the
 // sorting network orders (the boxes themselves are no longer needed).
 struct BoxTested {

@@ -148,7 +148,7 @@ TEST(NodeFetch, FillsReturnInReadyOrderNotRequestOrder) {
   std::vector<uint32_t> order;
   for (uint64_t cycle = 1; cycle < 100 && order.size() < 3; ++cycle) {
     fetch.tick(cycle);
-    if (fetch.has_ready(cycle)) order.push_back(fetch.take().job.lane);
+    if (fetch.has_ready(cycle)) order.push_back(fetch.take().lane);
   }
   EXPECT_EQ(order, (std::vector<uint32_t>{1, 2, 0}));
   EXPECT_EQ(l0.requested_at, (std::vector<uint64_t>{1, 2, 3}));  // one request a clock

@@ -13,9 +13,10 @@
 namespace td::timing {
 namespace {
 
+// Lane `id` of its own slot (`id`: unique in a run; a lane index is < 64).
 FetchedLane lane(uint32_t id, uint64_t ready, uint64_t tag = 0) {
   FetchedLane f;
-  f.job = LaneJob{0, id};
+  f.job = LaneJob{id, id % 64};
   f.ready_cycle = ready;
   f.tag = tag;
   return f;
@@ -32,7 +33,7 @@ TEST(ReturnBuffer, EqualReadyCyclesKeepTheOrderTheyBecameKnown) {
   EXPECT_EQ(landed.ready_cycle, 40u);
   EXPECT_FALSE(buffer.fill_known(11, 40, landed));  // already landed
   std::vector<uint32_t> order;
-  while (buffer.has_landed()) order.push_back(buffer.take_front().job.lane);
+  while (buffer.has_landed()) order.push_back(buffer.take_front().lane);
   EXPECT_EQ(order, (std::vector<uint32_t>{2, 1, 0, 3}));
   EXPECT_TRUE(buffer.empty());
   EXPECT_EQ(buffer.earliest_ready(), UINT64_MAX);
@@ -83,13 +84,13 @@ TEST(ReturnBuffer, MatchesTheListRuleOnRandomTraffic) {
       const uint64_t ready = rng.below(64);
       FetchedLane landed;
       ASSERT_TRUE(buffer.fill_known(f.tag, ready, landed));
-      ASSERT_EQ(landed.job.lane, f.job.lane);
+      ASSERT_EQ(landed.job.slot, f.job.slot);
       f.ready_cycle = ready;
       list_land(f);
     } else if (action == 3 && !list.empty()) {
       ASSERT_TRUE(buffer.has_landed());
       ASSERT_EQ(buffer.earliest_ready(), list.front().ready_cycle);
-      ASSERT_EQ(buffer.take_front().job.lane, list.front().job.lane) << "step " << step;
+      ASSERT_EQ(buffer.take_front().slot, list.front().job.slot) << "step " << step;
       list.erase(list.begin());
     }
     ASSERT_EQ(buffer.size(), list.size() + waiting.size());
