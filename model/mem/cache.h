@@ -30,6 +30,7 @@
 #include "model/mem/join.h"
 #include "model/mem/mem_level.h"
 #include "model/mem/requester_table.h"
+#include "model/sim/line_aligned.h"
 #include "model/sim/progress.h"
 #include "model/sim/stats.h"
 
@@ -252,7 +253,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // How many MSHRs are held in all and how many of those non-exclusively
   // (the promises are in holds_, below).
   uint32_t held_ = 0, held_plain_ = 0;
-  std::vector<Line> lines_;  // dense: sets_ * ways, set-major
+  sim::LineAlignedVector<Line> lines_;  // dense: sets_ * ways, set-major, a set starting on a line
   uint64_t port_free_cycle_ = 0;
   uint64_t use_stamp_ = 0;
   // Which requesters wait to be told (see waiting_, below).

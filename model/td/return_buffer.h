@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/sim/line_aligned.h"
 #include "model/td/td_types.h"
 
 namespace td::timing {
@@ -77,7 +78,7 @@ class ReturnBuffer {
   size_t wrap(size_t index) const { return index >= entries_ ? index - entries_ : index; }
   LandedLane& at(size_t offset) { return ring_[wrap(head_ + offset)]; }
 
-  std::vector<LandedLane> ring_;  // landed lanes from head_, in issue order
+  sim::LineAlignedVector<LandedLane> ring_;  // landed lanes from head_, in issue order (four a line)
   std::vector<FetchedLane> pending_;
   size_t entries_;
   size_t head_ = 0, landed_ = 0;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/isa/wave.h"
+#include "model/sim/line_aligned.h"
 #include "model/ref/intersect.h"
 
 namespace td::timing {
@@ -41,7 +42,7 @@ struct alignas(64) WaveSlot {
   uint32_t lanes_written = 0;
   uint32_t next_lane = 0;       // sequencer position
   uint32_t lane_count = 0;      // the instruction's lanes (the sequencer asks every clock)
-  std::vector<LaneRoute> routes;  // per lane, decided at acceptance
+  sim::LineAlignedVector<LaneRoute> routes;  // per lane, decided at acceptance (four a line)
   std::vector<LaneResult> results;
   std::vector<Ray> rays;        // per fetching lane, for the datapaths: only when plan() keeps them
   uint64_t id = 0;              // the instruction's
