@@ -193,6 +193,7 @@ void Td::accept_instruction(uint64_t cycle) {
   }
   client_may_have_work_ = true;
   accepted_slot_ = waves_.accept(instr, cycle);
+  write_back_.instruction_accepted();
   accepted_ = true;
 }
 

@@ -36,7 +36,10 @@ void WriteBack::land_ahead(uint32_t slot, uint64_t write_cycle) { land(waves_.sl
 void WriteBack::land(WaveSlot& slot, uint64_t cycle) {
   ++slot.lanes_written;
   slot.last_write_cycle = std::max(slot.last_write_cycle, cycle);
-  if (slot.written() && slot.sequenced()) slot.done_cycle = slot.last_write_cycle + return_latency_;
+  if (slot.written() && slot.sequenced()) {
+    slot.done_cycle = slot.last_write_cycle + return_latency_;
+    retire_from_ = std::min(retire_from_, slot.done_cycle);  // (it may be the oldest)
+  }
 }
 
 // One write port per source: each delivers at most one lane a clock (its
@@ -46,13 +49,26 @@ void WriteBack::drain(sim::Channel<LaneDone>& port, uint64_t cycle) {
 }
 
 void WriteBack::retire(uint64_t cycle) {
+  if (cycle < retire_from_) return;
   while (!waves_.empty()) {
     WaveSlot& oldest = waves_.oldest();
-    if (!oldest.sequenced() || !oldest.written()) return;
+    // Still being sequenced: looked at again next clock (the sequencer does
+    // not call here). Sequenced with a lane still to land: land() says when.
+    if (!oldest.sequenced()) {
+      retire_from_ = cycle + 1;
+      return;
+    }
+    if (!oldest.written()) {
+      retire_from_ = UINT64_MAX;
+      return;
+    }
     // An instruction with no lane to write (all inactive) is done from the
     // clock the sequencer passed it, like one whose last lane was written then.
     if (oldest.lanes_to_write == 0) oldest.done_cycle = oldest.sequenced_cycle + return_latency_;
-    if (oldest.done_cycle > cycle) return;
+    if (oldest.done_cycle > cycle) {
+      retire_from_ = oldest.done_cycle;
+      return;
+    }
     WaveResult& result = outgoing_;
     result.id = oldest.id;
     std::swap(result.lanes, oldest.results);  // the slot refills its own vector at its next accept
@@ -64,6 +80,7 @@ void WriteBack::retire(uint64_t cycle) {
       std::swap(result.lanes, oldest.results);
       ++stats_.stall_result_refused;
       TD_DEBUG(kTd, cycle, name(), "wave {} refused its results: held", oldest.id);
+      retire_from_ = cycle + 1;
       return;
     }
     stats_.wave_latency.sample(cycle - oldest.accept_cycle);
@@ -73,6 +90,7 @@ void WriteBack::retire(uint64_t cycle) {
     waves_.retire_oldest();
     retired_ = true;
   }
+  retire_from_ = UINT64_MAX;  // none in flight: until one is accepted
 }
 
 void WriteBack::write_lanes(uint64_t cycle) {

@@ -35,6 +35,9 @@ class WriteBack {
   // no-fetch port carries lanes.
   void write_no_fetch_lanes(uint64_t cycle);
   void retire_done(uint64_t cycle);
+  // An instruction was accepted (it may be the only one, so the oldest):
+  // the next retire_done() looks at the wave buffer again.
+  void instruction_accepted() { retire_from_ = 0; }
   uint32_t return_latency() const { return return_latency_; }
   // A lane of slot `slot` whose result is in the slot's results already
   // (written ahead: the C++ datapaths' result needs only the lane's ray and
@@ -65,6 +68,11 @@ class WriteBack {
   // lanes are written ahead) after what a retirement reads.
   uint32_t td_index_;
   uint32_t return_latency_;
+  // No instruction retires before this cycle (UINT64_MAX: not before a lane
+  // of the oldest lands or an instruction is accepted). The oldest is
+  // usually waiting for memory; its slot, a line each tick would read, is
+  // then left alone.
+  uint64_t retire_from_ = 0;
   WaveBuffer& waves_;
   sim::Channel<LaneDone>& from_no_fetch_;
   uint32_t lanes_written_ = 0;

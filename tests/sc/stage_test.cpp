@@ -311,5 +311,35 @@ TEST(WriteBack, LanesWrittenAheadCompleteAfterTheLatestLanding) {
   EXPECT_EQ(client.returned[0].lanes[2].outcome, LaneOutcome::kReservedType);
 }
 
+TEST(WriteBack, LooksAtTheWaveBufferAgainWhenAnInstructionIsAccepted) {
+  // With nothing in flight write-back stops reading the wave buffer; the
+  // TD's accept says when to start again. (An instruction with an active
+  // lane would also be found when the lane lands; one whose lanes are all
+  // inactive lands nothing.)
+  Fixture f;
+  RecordingClient client;
+  WaveBuffer waves(1);
+  sim::Channel<LaneDone> sort(2), tri(2), no_fetch(2);
+  const uint32_t kReturnLatency = 2;
+  WriteBack write_back("write_back", 0, kReturnLatency, waves, sort, tri, no_fetch, client, f.stats);
+  for (uint64_t cycle = 1; cycle <= 5; ++cycle) write_back.tick(cycle);
+  WaveInstr inactive = box_wave(2, 9);
+  for (LaneInput& lane : inactive.lanes) lane.exec = false;
+  const uint32_t slot = waves.accept(inactive, 6);
+  waves.plan(slot, inactive);
+  write_back.instruction_accepted();
+  write_back.tick(6);
+  EXPECT_TRUE(client.returned.empty()) << "not sequenced yet";
+  waves.slot(slot).next_lane = 2;  // the sequencer passes both lanes at 7
+  waves.slot(slot).sequenced_cycle = 7;
+  waves.advance_sequencing();
+  for (uint64_t cycle = 7; cycle < 7 + kReturnLatency; ++cycle) write_back.tick(cycle);
+  EXPECT_TRUE(client.returned.empty());
+  write_back.tick(7 + kReturnLatency);
+  ASSERT_EQ(client.returned.size(), 1u);
+  EXPECT_EQ(client.returned[0].id, 9u);
+  EXPECT_EQ(client.returned[0].complete_cycle, 7u + kReturnLatency);
+}
+
 }  // namespace
 }  // namespace td::timing
