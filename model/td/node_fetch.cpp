@@ -48,8 +48,9 @@ void NodeFetch::tick(uint64_t cycle) {
   const LaneJob job = fetch.job();
   // A retry of a refused request keeps its tag: L0 may hold an MSHR for it.
   const uint64_t tag = refused_ ? refused_tag_ : next_tag_++;
-  const mem::MemResponse response = l0_cache_ ? l0_cache_->Cache::access(fetch.address, fetch.bytes, cycle, this, tag)
-                                              : l0_.access(fetch.address, fetch.bytes, cycle, this, tag);
+  const uint32_t bytes = fetch.bytes();
+  const mem::MemResponse response = l0_cache_ ? l0_cache_->Cache::access(fetch.address, bytes, cycle, this, tag)
+                                              : l0_.access(fetch.address, bytes, cycle, this, tag);
   refused_ = !response.accepted;
   refused_tag_ = tag;
   if (!response.accepted) {
@@ -59,7 +60,7 @@ void NodeFetch::tick(uint64_t cycle) {
     TD_DEBUG(kTd, cycle, name(), "L0 refused lane {} (MSHRs full): retry at {}", job.lane, retry_cycle_);
     return;
   }
-  TD_DEBUG(kTd, cycle, name(), "wave slot {} lane {}: {} B at {:#x}, L0 {}, {}", job.slot, job.lane, fetch.bytes,
+  TD_DEBUG(kTd, cycle, name(), "wave slot {} lane {}: {} B at {:#x}, L0 {}, {}", job.slot, job.lane, bytes,
            fetch.address, response.hit ? "hit" : "miss",
            response.pending ? std::string("fill pending") : fmt::format("ready at {}", response.cycle));
   requested_ = true;

@@ -1,7 +1,8 @@
 // node_fetch.h — requests each lane's node (64 or 128 bytes, as the
-// sequencer's FetchJob says) from the TD's L0, one request a clock, and holds the lane in the return buffer until its
-// bytes arrive. The buffer's depth bounds the lanes in flight; misses return
-// out of order, and the issue port takes the lane whose data is ready first.
+// sequencer's FetchJob says) from the TD's L0, one request a clock, and
+// holds the lane in the return buffer until its bytes arrive. The buffer's
+// depth bounds the lanes in flight; misses return out of order, and the
+// issue port takes the lane whose data is ready first.
 #pragma once
 
 #include <functional>
@@ -15,7 +16,6 @@
 #include "model/td/return_buffer.h"
 #include "model/td/stage_view.h"
 #include "model/td/td_types.h"
-#include "model/td/wave_buffer.h"
 
 namespace td::timing {
 

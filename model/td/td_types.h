@@ -36,12 +36,12 @@ struct FetchJob {
   uint32_t slot = 0;     // wave buffer slot of its instruction
   uint8_t lane = 0;      // lane index within the wave (< 64)
   NodeType type = NodeType::kTriangle0;
-  uint16_t bytes = 0;    // 64 or 128
 
-  static FetchJob of(const LaneJob& job, uint64_t address, uint32_t bytes, NodeType type) {
-    return FetchJob{address, job.slot, static_cast<uint8_t>(job.lane), type, static_cast<uint16_t>(bytes)};
+  static FetchJob of(const LaneJob& job, uint64_t address, NodeType type) {
+    return FetchJob{address, job.slot, static_cast<uint8_t>(job.lane), type};
   }
   LaneJob job() const { return LaneJob{slot, lane}; }
+  uint32_t bytes() const { return node_bytes(type); }  // 64, or 128 for an FP32 box node
 };
 static_assert(sizeof(FetchJob) == 16, "a fetch job packs in 16 bytes");
 

@@ -23,7 +23,9 @@ struct LaneRoute {
   NodeType type = NodeType::kTriangle0;
   LaneOutcome outcome = LaneOutcome::kInactive;  // kBoxNode/kTriangle: fetch needed
 
-  static LaneRoute of(const ref::LanePlan& plan) { return LaneRoute{plan.address, plan.bytes, plan.type, plan.outcome}; }
+  static LaneRoute of(const ref::LanePlan& plan) {
+    return LaneRoute{plan.address, plan.bytes, plan.type, plan.outcome};
+  }
   bool needs_fetch() const { return outcome == LaneOutcome::kBoxNode || outcome == LaneOutcome::kTriangle; }
 };
 static_assert(sizeof(LaneRoute) == 16, "four routes a cache line");

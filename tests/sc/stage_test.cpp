@@ -130,7 +130,7 @@ TEST(WaveBuffer, PlanKeepsEachLanesRouteAndHandsFetchingLanesTheirWholePlan) {
 // What the sequencer hands the node fetch for lane `lane` of slot `slot`.
 FetchJob fetch_job(const WaveBuffer& waves, uint32_t slot, uint32_t lane) {
   const LaneRoute& route = waves.slot(slot).routes[lane];
-  return FetchJob::of(LaneJob{slot, lane}, route.address, route.bytes, route.type);
+  return FetchJob::of(LaneJob{slot, lane}, route.address, route.type);
 }
 
 TEST(NodeFetch, FillsReturnInReadyOrderNotRequestOrder) {
