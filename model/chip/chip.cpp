@@ -60,6 +60,7 @@ Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::Wave
   for (timing::Td* t : tds_) t->set_progress(&progress_);
   td_due_.assign(tds_.size(), 0);
   for (size_t i = 0; i < tds_.size(); ++i) tds_[i]->keep_due_cycle_in(&td_due_[i]);
+  for (timing::Td* t : tds_) t->share_incoming(&shared_incoming_);  // ticked one after another (set_threads)
   register_chip_stats(stats);
   SC_METHOD(tick);  // first runs at time 0: the reset cycle
 }
@@ -174,6 +175,9 @@ void Chip::tick_tds_parallel(uint64_t cycle) {
 void Chip::set_threads(unsigned threads) {
   if (threads < 1) throw std::invalid_argument("chip: threads must be >= 1");
   pool_ = threads > 1 ? std::make_unique<sim::WorkerPool>(threads) : nullptr;
+  // Ticked on threads, every TD's client side runs before any pipeline:
+  // each TD keeps the instruction it took in its own buffer.
+  for (timing::Td* t : tds_) t->share_incoming(pool_ ? nullptr : &shared_incoming_);
   ticking_.reserve(tds_.size());
 }
 

@@ -149,6 +149,7 @@ class Chip : public sc_core::sc_module {
   std::vector<std::unique_ptr<mem::Cache>> l1_;
   std::vector<std::unique_ptr<Wgp>> wgps_;
   std::vector<timing::Td*> tds_;
+  WaveInstr shared_incoming_;  // every TD's instruction buffer while one thread ticks them (Td::share_incoming)
   std::vector<uint64_t> td_due_;  // tds_[i]'s due cycle (the TD keeps it here), read every clock
   bool woke_other_td_ = false;  // this clock, a result woke a TD other than the one ticking
   sc_core::sc_time period_;

@@ -18,7 +18,7 @@ WaveSlot* LaneSequencer::next_lane_slot(uint64_t cycle) {
     const uint64_t ahead = slot.next_lane < 64 ? slot.active_mask >> slot.next_lane : 0;
     const uint32_t next = ahead ? slot.next_lane + static_cast<uint32_t>(__builtin_ctzll(ahead))
                                 : slot.lane_count;
-    stats_.inactive_lanes.add(next - slot.next_lane);
+    if (next != slot.next_lane) stats_.inactive_lanes.add(next - slot.next_lane);  // (its line left cold otherwise)
     slot.next_lane = next;
     if (!slot.sequenced()) return &slot;
     slot.sequenced_cycle = cycle;

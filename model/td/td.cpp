@@ -184,7 +184,7 @@ void Td::issue_port(uint64_t cycle) {
 void Td::accept_instruction(uint64_t cycle) {
   accepted_ = false;
   if (waves_.full() || (!client_may_have_work_ && cycle < client_retry_cycle_)) return;
-  WaveInstr& instr = incoming_;
+  WaveInstr& instr = *incoming_;
   uint64_t retry_cycle = WaveClient::kNever;
   if (!client_.next_wave(index_, cycle, instr, retry_cycle)) {
     client_may_have_work_ = false;  // until wake() or the cycle the client named
@@ -205,7 +205,7 @@ void Td::plan_accepted(uint64_t cycle) {
     // bytes are those its fetch will return: the backing store changes only
     // while the chip is idle. The lane still takes its fetch and its turn at
     // the issue port, which gives the cycle its result lands (land_ahead).
-    waves_.plan(accepted_slot_, incoming_, [&](uint32_t lane, const ref::LanePlan& plan) {
+    waves_.plan(accepted_slot_, *incoming_, [&](uint32_t lane, const ref::LanePlan& plan) {
       NodeBytes scratch;
       const NodeLane in{LaneJob{accepted_slot_, lane}, plan.type, &plan.ray,
                         store_.image->view(plan.address, plan.bytes, scratch.data()), &slot.descriptor};
@@ -214,7 +214,7 @@ void Td::plan_accepted(uint64_t cycle) {
                                : triangle_datapath_cpp(in).result;
     });
   } else {
-    waves_.plan(accepted_slot_, incoming_);  // the rays stay for the datapaths
+    waves_.plan(accepted_slot_, *incoming_);  // the rays stay for the datapaths
   }
   TD_DEBUG(kTd, cycle, name(), "accepted wave {} in slot {}: {} lanes, {} active", slot.id, accepted_slot_,
            slot.lane_count, slot.lanes_to_write);

@@ -84,6 +84,11 @@ class Td : public sc_core::sc_module {
     *slot = *due_cycle_;
     due_cycle_ = slot;
   }
+  // Takes instructions into `shared` (nullptr: the TD's own buffer). Only
+  // for TDs ticked with tick(), one after another: an instruction taken is
+  // planned within the same tick, so the next TD may reuse the buffer, and
+  // one buffer for all stays in the host's first-level cache.
+  void share_incoming(WaveInstr* shared) { incoming_ = shared ? shared : &own_incoming_; }
   // The wave client may have an instruction for this TD: due at once.
   void wake();
   // The client said it had nothing for this TD, and nothing woke it since.
@@ -179,7 +184,9 @@ class Td : public sc_core::sc_module {
 
   // The client fills it, the pipeline part of the same tick plans its lanes;
   // the same buffer every time, so its lines stay in the host's caches.
-  WaveInstr incoming_;
+  // TDs ticked whole, one after another, may share one (share_incoming()).
+  WaveInstr own_incoming_;
+  WaveInstr* incoming_ = &own_incoming_;
 
   sim::Channel<BoxTested> box_out_;
   sim::Channel<LaneDone> sort_out_;

@@ -143,6 +143,10 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   out.id = next_id_++;
   out.descriptor = bvh_.descriptor;
   out.lanes.resize(params_.lanes_per_wave);
+  // Each live walk's lane was last touched when the wave's previous result
+  // came back, long since evicted: ask for all of them before copying any.
+  for (uint64_t live = wave.live; live != 0; live &= live - 1)
+    __builtin_prefetch(&wave.lanes[__builtin_ctzll(live)].next_instruction());
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
     if ((wave.live >> lane) & 1u) {
       out.lanes[lane] = wave.lanes[lane].next_instruction();
@@ -190,6 +194,9 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
   const uint64_t order = returned_++;
   const bool check = params_.check_every != 0 && result.id % params_.check_every == 0;
   TdChecks& checks = checks_[td_index];
+  // The first lanes' walks too: the loop asks only for those further on
+  // (a wave has at least 32 lanes).
+  for (uint32_t lane = 0; lane < kPrefetchLanes; ++lane) prefetch_walk(wave.lanes[lane]);
   for (uint64_t live = wave.live; live != 0; live &= live - 1) {
     const auto lane = static_cast<uint32_t>(__builtin_ctzll(live));
     if (lane + kPrefetchLanes < params_.lanes_per_wave) prefetch_walk(wave.lanes[lane + kPrefetchLanes]);
