@@ -10,8 +10,8 @@
 namespace td::traversal {
 
 // Tens of thousands of walks are in flight in a timed run: the members are
-// ordered so a step touches the first three lines (kStepBytes) of four.
-static_assert(sizeof(RayTraversal) == 4 * 64, "a walk outgrew its four cache lines: see the member order");
+// ordered so a step touches the first two lines (kStepBytes) of three.
+static_assert(sizeof(RayTraversal) == 3 * 64, "a walk outgrew its three cache lines: see the member order");
 
 void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ray, const TraversalOptions& options) {
   if (options.stack_entries < 1 || options.stack_entries > kMaxStackEntries)
@@ -25,8 +25,9 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
   return_mode0_ = bvh.descriptor.return_mode == 0;
   trail_length_ = 0;
   stack_bottom_ = stack_size_ = max_stack_ = 0;
-  hit_ = scene::RayHit{};
-  has_hit_ = false;
+  has_hit_ = front_face_ = false;
+  primitive_ = scene::kNoPrimitive;
+  u_ = v_ = 0;
   box_steps_ = triangle_steps_ = restarts_ = dropped_entries_ = faults_ = 0;
   lane_ = LaneInput::from_ray(scene::lane_ray(ray), bvh.root);
   level_ = 0;
@@ -41,25 +42,25 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
   uint32_t hits = 0;
   while (hits < 4 && result.dwords[hits] != kInvalidChild) ++hits;
   const uint32_t level = level_;
-  TrailLevel* const trail = this->trail();
+  uint8_t* const trail = this->trail();
   uint32_t first = 0;  // the sorted child to visit now
   if (level < trail_length_) {
     // Replaying the trail after a restart: the extent may have shrunk since,
     // pruning a suffix of the sorted children; the trail's child gone means
     // the rest of this node is done too.
-    first = trail[level].index;
+    first = trail_level(trail, level) & 3u;
     if (first >= hits) {
       trail_length_ = static_cast<uint8_t>(level);
       finish_node();
       return;
     }
-    trail[level].count = static_cast<uint8_t>(hits);
+    set_trail_level(trail, level, first, hits);
   } else {
     if (hits == 0) {
       finish_node();
       return;
     }
-    trail[level] = TrailLevel{0, static_cast<uint8_t>(hits)};
+    set_trail_level(trail, level, 0, hits);
     trail_length_ = static_cast<uint8_t>(level + 1);
   }
   for (uint32_t i = hits; i-- > first + 1;) push(result.dwords[i]);
@@ -78,26 +79,37 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
   // its t (set below), so the walk's hit is read only when it changes.
   const bool nearer = has_hit_ ? t < extent : t <= extent && t < std::numeric_limits<float>::infinity();
   if (hit && nearer) {
+    // The hit's t becomes the extent: later steps look no further than it.
     has_hit_ = true;
-    hit_.hit = true;
-    hit_.t = t;
-    hit_.front_face = det > 0;
+    lane_.ray_dwords[0] = bits_of(t);
+    front_face_ = det > 0;
     if (return_mode0_) {
       const uint32_t slot = result.dwords[2];
-      hit_.primitive = slot < bvh_->slot_primitive.size() ? bvh_->slot_primitive[slot] : scene::kNoPrimitive;
-      hit_.u = hit_.v = std::numeric_limits<float>::quiet_NaN();
+      primitive_ = slot < bvh_->slot_primitive.size() ? bvh_->slot_primitive[slot] : scene::kNoPrimitive;
+      u_ = v_ = std::numeric_limits<float>::quiet_NaN();
     } else {
-      hit_.primitive = bvh_->primitive_of(static_cast<uint32_t>(lane_.node_ptr));
-      hit_.u = float_of(result.dwords[2]) / det;
-      hit_.v = float_of(result.dwords[3]) / det;
+      primitive_ = bvh_->primitive_of(static_cast<uint32_t>(lane_.node_ptr));
+      u_ = float_of(result.dwords[2]) / det;
+      v_ = float_of(result.dwords[3]) / det;
     }
     if (any_hit_) {
       done_ = true;
       return;
     }
-    lane_.ray_dwords[0] = bits_of(t);  // later steps look no further than this hit
   }
   finish_node();
+}
+
+scene::RayHit RayTraversal::hit() const {
+  scene::RayHit hit;
+  if (!has_hit_) return hit;
+  hit.hit = true;
+  hit.t = float_of(lane_.ray_dwords[0]);
+  hit.primitive = primitive_;
+  hit.u = u_;
+  hit.v = v_;
+  hit.front_face = front_face_;
+  return hit;
 }
 
 void RayTraversal::consume(const LaneResult& result) {
@@ -119,14 +131,19 @@ void RayTraversal::consume(const LaneResult& result) {
 void RayTraversal::finish_node() {
   // Trail levels below the current node belong to a finished subtree.
   if (trail_length_ > level_) trail_length_ = level_;
-  TrailLevel* const trail = this->trail();
+  uint8_t* const trail = this->trail();
   uint32_t level = trail_length_;
-  while (level > 0 && trail[level - 1].index + 1 >= trail[level - 1].count) --level;
+  // A level is finished when its index has reached its last hit child.
+  auto finished = [trail](uint32_t l) {
+    const uint32_t bits = trail_level(trail, l);
+    return (bits & 3u) >= bits >> 2;
+  };
+  while (level > 0 && finished(level - 1)) --level;
   if (level == 0) {
     done_ = true;
     return;
   }
-  ++trail[level - 1].index;
+  trail[(level - 1) / 2] = static_cast<uint8_t>(trail[(level - 1) / 2] + (1u << ((level - 1) % 2 * 4)));  // next child
   trail_length_ = static_cast<uint8_t>(level);
   if (stack_size_ > 0) {
     go_to(pop(), level);  // the stack's top is this very sibling

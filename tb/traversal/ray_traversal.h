@@ -45,18 +45,20 @@ struct TraversalCounters {
   uint32_t steps() const { return box_steps + triangle_steps; }
 };
 
-// Aligned to a cache line, four lines in all: the lane a wave copies into
+// Aligned to a cache line, three lines in all: the lane a wave copies into
 // its instruction (lane_, first) is then one line, not two.
 class alignas(64) RayTraversal {
  public:
-  RayTraversal() = default;
+  RayTraversal()
+      : done_(true), has_hit_(false), return_mode0_(true), spilled_(false), any_hit_(false), front_face_(false) {}
   RayTraversal(const RayTraversal&) = delete;
   RayTraversal& operator=(const RayTraversal&) = delete;
 
   static constexpr uint32_t kMaxStackEntries = 64;
-  // The bytes from the walk's start that a step usually touches (lines 0-2
-  // below: position, trail, stack); the last line only on a hit or a restart.
-  static constexpr size_t kStepBytes = 192;
+  // The bytes from the walk's start that a step usually touches (lines 0-1
+  // below: position, trail and the stack's first entries); the last line
+  // only for a deep stack, a hit or a restart.
+  static constexpr size_t kStepBytes = 128;
   static constexpr uint32_t kMaxDepth = 64;  // restart-trail levels: deeper BVHs are refused
 
   // Starts a walk (the object is reusable: no allocation). A ray with a NaN
@@ -75,7 +77,7 @@ class alignas(64) RayTraversal {
   // The result of next_instruction(), from any engine.
   void consume(const LaneResult& result);
 
-  const scene::RayHit& hit() const { return hit_; }
+  scene::RayHit hit() const;
   TraversalCounters counters() const {
     return TraversalCounters{box_steps_, triangle_steps_, restarts_, dropped_entries_, max_stack_, faults_};
   }
@@ -85,20 +87,19 @@ class alignas(64) RayTraversal {
   static constexpr size_t spill_bytes() { return sizeof(Spill); }
 
  private:
-  struct TrailLevel {
-    uint8_t index = 0;  // which sorted hit child is being visited
-    uint8_t count = 0;  // how many children the node's last test hit
-  };
+  // A restart-trail level in four bits, two levels a byte: bits 0-1 which
+  // sorted hit child is being visited (0..3), bits 2-3 how many children the
+  // node's last test hit, less one (a level is written only with 1..4).
   // The stack and trail a walk holds in itself: the defaults' sizes (16
   // entries, the seeds' LDS budget) and most BVHs' depth. A timed run keeps
   // tens of thousands of walks in flight, touched in no order the host's
   // caches follow, so a step should touch few of a walk's lines; a larger
   // stack or a deeper BVH uses the spill storage.
   static constexpr uint32_t kInlineStackEntries = 16;
-  static constexpr uint32_t kInlineDepth = 27;  // line 1's room
+  static constexpr uint32_t kInlineDepth = 32;
   struct Spill {
     std::array<uint32_t, kMaxStackEntries> stack{};
-    std::array<TrailLevel, kMaxDepth> trail{};
+    std::array<uint8_t, kMaxDepth / 2> trail{};
   };
 
   void consume_box(const LaneResult& result);
@@ -108,9 +109,17 @@ class alignas(64) RayTraversal {
   void push(uint32_t node_ptr);
   uint32_t pop();
   uint32_t* stack() { return spilled_ ? spill_->stack.data() : inline_stack_.data(); }
-  TrailLevel* trail() { return spilled_ ? spill_->trail.data() : inline_trail_.data(); }
+  uint8_t* trail() { return spilled_ ? spill_->trail.data() : inline_trail_.data(); }
+  static uint32_t trail_level(const uint8_t* trail, uint32_t level) {
+    return (trail[level / 2] >> (level % 2 * 4)) & 15u;
+  }
+  static void set_trail_level(uint8_t* trail, uint32_t level, uint32_t index, uint32_t count) {
+    const uint32_t shift = level % 2 * 4;
+    const uint32_t bits = index | (count - 1) << 2;
+    trail[level / 2] = static_cast<uint8_t>((trail[level / 2] & ~(15u << shift)) | bits << shift);
+  }
 
-  // Four cache lines, by how often a step touches them (a timed run keeps
+  // Three cache lines, by how often a step touches them (a timed run keeps
   // tens of thousands of walks in flight and reaches each cold).
   // Line 0, every step and every issue: the lane and the walk's position
   // (levels and stack indices fit a byte: both are at most 64).
@@ -119,22 +128,26 @@ class alignas(64) RayTraversal {
   uint8_t trail_length_ = 0;  // levels [0, trail_length_) hold the path
   uint8_t stack_bottom_ = 0, stack_size_ = 0;
   uint8_t stack_capacity_ = 16;  // the options' stack_entries
-  bool done_ = true;
-  bool has_hit_ = false;       // a closest hit so far: the lane's extent is its t
-  bool return_mode0_ = true;   // the descriptor's return_mode is 0 (slot ids)
-  // Line 1, every step: the steps counted and the trail's first levels.
+  uint8_t max_stack_ = 0;        // most entries held at once
+  bool done_ : 1;
+  bool has_hit_ : 1;     // a hit so far: the lane's extent is its t
+  bool return_mode0_ : 1; // the descriptor's return_mode is 0 (slot ids)
+  bool spilled_ : 1;     // the stack and trail live in spill_
+  bool any_hit_ : 1;     // the options' mode: the first hit ends the walk
+  bool front_face_ : 1;  // the hit's
+  // Line 1, every step: the steps counted, the trail's first 32 levels and
+  // the stack's first 10 entries (98% of pushes and pops in the default
+  // scene's primary rays).
   uint32_t box_steps_ = 0, triangle_steps_ = 0;
-  std::array<TrailLevel, kInlineDepth> inline_trail_{};
-  uint8_t max_stack_ = 0;  // most entries held at once
-  bool spilled_ = false;   // the stack and trail live in spill_
-  // Line 2, pushes and pops.
-  std::array<uint32_t, kInlineStackEntries> inline_stack_{};
-  // Line 3, now and then: a hit, a restart, a fault, a dropped entry.
-  scene::RayHit hit_;
+  std::array<uint8_t, kInlineDepth / 2> inline_trail_{};
+  std::array<uint32_t, kInlineStackEntries> inline_stack_{};  // into line 2 from entry 10
+  // Line 2, now and then: the hit, a restart, a fault, a dropped entry.
+  uint32_t primitive_ = scene::kNoPrimitive;
+  float u_ = 0, v_ = 0;
+  uint32_t restarts_ = 0;
   const scene::EncodedBvh* bvh_ = nullptr;
   std::unique_ptr<Spill> spill_;  // allocated by the first walk that needs it, kept
-  uint32_t restarts_ = 0, dropped_entries_ = 0, faults_ = 0;
-  bool any_hit_ = false;  // the options' mode: the first hit ends the walk
+  uint32_t dropped_entries_ = 0, faults_ = 0;
 };
 
 }  // namespace td::traversal

@@ -1,7 +1,7 @@
 // walk_arena.h — every walk of a traversal shader in one block of memory.
 //
 // A timed run keeps tens of thousands of walks in flight (the Series X: 53 k,
-// 17 MB) and touches each twice a step, in an order no TLB follows: with
+// 10 MB) and touches each twice a step, in an order no TLB follows: with
 // 4 KB pages nearly every touch is a TLB miss. One block lets the kernel
 // back it with transparent huge pages (asked for with madvise where Linux
 // offers it; elsewhere, or with THP off, the hint does nothing). Blocks below
