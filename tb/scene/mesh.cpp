@@ -11,7 +11,7 @@ bool is_degenerate(const Mesh& mesh, uint32_t primitive) {
   for (int corner = 0; corner < 3; ++corner) {
     const Vec3& v = mesh.vertex(primitive, corner);
     for (int a = 0; a < 3; ++a) {
-      if (!std::isfinite(v[a])) return true;
+      if (!(std::fabs(v[a]) < kMaxCoordinate)) return true;  // NaN, infinite or out of range
       p[corner][a] = v[a];
     }
   }

@@ -28,6 +28,10 @@ struct Mesh {
 
 // A triangle no ray can hit and no box should hold: a non-finite coordinate,
 // or a zero area (coincident or collinear corners, computed in double).
+// Also one with a coordinate of magnitude kMaxCoordinate or more: the BVH
+// builder's arithmetic (centroid sums, bin scales) overflows there, and
+// Embree leaves such triangles out of its own scenes (its documented limit).
+constexpr float kMaxCoordinate = 1.844e18f;
 bool is_degenerate(const Mesh& mesh, uint32_t primitive);
 
 // Number of triangles that are not degenerate.

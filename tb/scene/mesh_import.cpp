@@ -55,7 +55,7 @@ Mesh load_mesh(const std::string& path) {
   for (unsigned m = 0; m < scene->mNumMeshes; ++m) append_triangles(*scene->mMeshes[m], mesh);
   if (mesh.triangles.empty()) throw SceneError(fmt::format("{}: mesh has no triangles", path));
   if (usable_triangle_count(mesh) == 0)
-    throw SceneError(fmt::format("{}: all {} triangles are degenerate (zero area or non-finite)", path,
+    throw SceneError(fmt::format("{}: all {} triangles are degenerate (zero area, non-finite or past 1.844e18)", path,
                                  mesh.triangles.size()));
   return mesh;
 }

@@ -4,6 +4,7 @@
 // the FP16 threshold's extremes, and identical bytes build after build.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -337,6 +338,25 @@ TEST(BvhEncoder, OneTriangleMeshGetsARootBoxNode) {
   const EncodedBvh bvh = build_bvh(mesh, BvhOptions{});
   EXPECT_TRUE(is_box(NodePtr{bvh.root}.type()));
   EXPECT_EQ(walk(bvh).triangle_pointers.size(), 1u);
+}
+
+// Coordinates doubling up to binary32's largest power of two: the builder
+// had aborted (an assertion in Embree's binning) once sums of them
+// overflowed; those past kMaxCoordinate are left out, the rest built.
+TEST(BvhEncoder, TrianglesOutToTheLargestFloatsBuildWithThosePastTheRangeLeftOut) {
+  Mesh mesh;
+  for (int e = 0; e <= 127; ++e) {
+    const float x = std::ldexp(1.0f, e);
+    const auto base = static_cast<uint32_t>(mesh.positions.size());
+    mesh.positions.insert(mesh.positions.end(), {{x, -1, -1}, {x, 1, -1}, {x, 0, 1}});
+    mesh.triangles.push_back({base, base + 1, base + 2});
+  }
+  const EncodedBvh bvh = build_bvh(mesh, BvhOptions{});
+  const auto past_range = static_cast<uint64_t>(std::count_if(mesh.positions.begin(), mesh.positions.end(),
+                                                               [](const Vec3& p) { return p[0] >= kMaxCoordinate; }));
+  EXPECT_EQ(bvh.report.degenerate_triangles, past_range / 3);
+  EXPECT_EQ(bvh.report.degenerate_triangles, 127u - 60u);  // 2^61 and up
+  EXPECT_EQ(walk(bvh).triangle_pointers.size(), 61u);
 }
 
 }  // namespace

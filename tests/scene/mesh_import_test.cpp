@@ -115,5 +115,14 @@ TEST(Mesh, DegenerateTrianglesAreRecognised) {
   EXPECT_EQ(usable_triangle_count(mesh), 2u);
 }
 
+TEST(Mesh, TrianglesPastTheBuildersRangeAreLeftOut) {
+  const float edge = std::nextafter(kMaxCoordinate, 0.0f);
+  const Mesh mesh = test::mesh_of({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {edge, 0, 0}, {-kMaxCoordinate, 0, 0}},
+                                  {{0, 1, 2}, {0, 3, 2}, {0, 4, 2}});
+  EXPECT_FALSE(is_degenerate(mesh, 0));
+  EXPECT_FALSE(is_degenerate(mesh, 1));  // just inside
+  EXPECT_TRUE(is_degenerate(mesh, 2));   // on the limit
+}
+
 }  // namespace
 }  // namespace td::scene

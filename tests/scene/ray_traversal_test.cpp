@@ -267,5 +267,71 @@ TEST(RayTraversal, DiffuseRaysFromHitsNeverHitTheirOwnTriangle) {
   EXPECT_LT(totals.hits, points.size());
 }
 
+// Triangles across the x axis at x = 2^(i - 59), each a quarter as tall as
+// its distance from the origin (the scene looks the same at every scale): a
+// SAH build splits off the far ones level by level, a chain deeper than the
+// trail a walk holds in itself (32 levels), every coordinate within range.
+constexpr uint32_t kChainTriangles = 119;
+float chain_x(uint32_t i) { return std::ldexp(1.0f, static_cast<int>(i) - 59); }
+
+Mesh chain_mesh() {
+  Mesh mesh;
+  mesh.name = "chain";
+  for (uint32_t i = 0; i < kChainTriangles; ++i) {
+    const float x = chain_x(i), s = x / 4;
+    const auto base = static_cast<uint32_t>(mesh.positions.size());
+    mesh.positions.push_back({x, -s, -s});
+    mesh.positions.push_back({x, s, -s});
+    mesh.positions.push_back({x, 0, s});
+    mesh.triangles.push_back({base, base + 1, base + 2});
+  }
+  return mesh;
+}
+
+TEST(RayTraversal, ADeepBvhsTrailSpillsAndShortStacksStillFindWhatADeepStackFinds) {
+  const EncodedBvh bvh = scene::build_bvh(chain_mesh(), BvhOptions{});
+  ASSERT_EQ(bvh.report.degenerate_triangles, 0u);
+  ASSERT_GT(bvh.report.depth, 32u) << "the chain no longer outgrows the inline trail";
+  ASSERT_LE(bvh.report.depth, RayTraversal::kMaxDepth);
+  // Along the axis from three quarters of the way to triangle k: it is the
+  // nearest. (Past 2^40 the triangle test's products overflow binary32 and
+  // it may miss; below 2^-40 they leave the normal range and t loses bits:
+  // both engines and every stack size agree on that, as the contract says.)
+  std::vector<SceneRay> rays;
+  for (uint32_t k = 0; k < kChainTriangles; ++k) rays.push_back(SceneRay{{0.75f * chain_x(k), 0, 0}, {1, 0, 0}});
+  for (HitMode mode : {HitMode::kClosest, HitMode::kAny}) {
+    // (Even 64 entries overflow here: three siblings pushed a level.)
+    TraversalOptions deep;
+    deep.mode = mode;
+    deep.stack_entries = RayTraversal::kMaxStackEntries;
+    std::vector<RayHit> expected;
+    trace_rays(bvh, rays, deep, expected);
+    for (uint32_t entries : {1u, 2u, 16u, RayTraversal::kMaxStackEntries}) {
+      SCOPED_TRACE(std::string(mode == HitMode::kAny ? "any" : "closest") + " hit, stack " + std::to_string(entries));
+      TraversalOptions shallow = deep;
+      shallow.stack_entries = entries;
+      std::vector<RayHit> hits;
+      TraceTotals totals;
+      trace_rays(bvh, rays, shallow, hits, &totals);
+      EXPECT_EQ(totals.faults, 0u);
+      if (entries == 1) {
+        EXPECT_GT(totals.restarts, 0u);
+      }
+      for (uint32_t k = 0; k < kChainTriangles; ++k) {
+        ASSERT_EQ(hits[k].hit, expected[k].hit) << "ray " << k;
+        if (k < 100) {
+          ASSERT_TRUE(hits[k].hit) << "ray " << k;
+        }
+        if (mode == HitMode::kAny) continue;
+        if (k < 100) {
+          ASSERT_EQ(hits[k].primitive, k);  // ray 0's is the chain's deepest leaf
+        }
+        ASSERT_EQ(hits[k].primitive, expected[k].primitive) << "ray " << k;
+        ASSERT_EQ(hits[k].t, expected[k].t) << "ray " << k;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace td::traversal
