@@ -87,9 +87,6 @@ class alignas(64) RayTraversal {
   static constexpr size_t spill_bytes() { return sizeof(Spill); }
 
  private:
-  // A restart-trail level in four bits, two levels a byte: bits 0-1 which
-  // sorted hit child is being visited (0..3), bits 2-3 how many children the
-  // node's last test hit, less one (a level is written only with 1..4).
   // The stack and trail a walk holds in itself: the defaults' sizes (16
   // entries, the seeds' LDS budget) and most BVHs' depth. A timed run keeps
   // tens of thousands of walks in flight, touched in no order the host's
@@ -110,6 +107,9 @@ class alignas(64) RayTraversal {
   uint32_t pop();
   uint32_t* stack() { return spilled_ ? spill_->stack.data() : inline_stack_.data(); }
   uint8_t* trail() { return spilled_ ? spill_->trail.data() : inline_trail_.data(); }
+  // A restart-trail level in four bits, two levels a byte: bits 0-1 which
+  // sorted hit child is being visited (0..3), bits 2-3 how many children the
+  // node's last test hit, less one (a level is written only with 1..4).
   static uint32_t trail_level(const uint8_t* trail, uint32_t level) {
     return (trail[level / 2] >> (level % 2 * 4)) & 15u;
   }
@@ -130,11 +130,11 @@ class alignas(64) RayTraversal {
   uint8_t stack_capacity_ = 16;  // the options' stack_entries
   uint8_t max_stack_ = 0;        // most entries held at once
   bool done_ : 1;
-  bool has_hit_ : 1;     // a hit so far: the lane's extent is its t
-  bool return_mode0_ : 1; // the descriptor's return_mode is 0 (slot ids)
-  bool spilled_ : 1;     // the stack and trail live in spill_
-  bool any_hit_ : 1;     // the options' mode: the first hit ends the walk
-  bool front_face_ : 1;  // the hit's
+  bool has_hit_ : 1;       // a hit so far: the lane's extent is its t
+  bool return_mode0_ : 1;  // the descriptor's return_mode is 0 (slot ids)
+  bool spilled_ : 1;       // the stack and trail live in spill_
+  bool any_hit_ : 1;       // the options' mode: the first hit ends the walk
+  bool front_face_ : 1;    // the hit's
   // Line 1, every step: the steps counted, the trail's first 32 levels and
   // the stack's first 10 entries (98% of pushes and pops in the default
   // scene's primary rays).
