@@ -77,6 +77,20 @@ TEST(MeshImport, UnreadableFileIsASceneErrorNamingIt) {
   load_error(path);
 }
 
+// Assimp's PLY reader had never returned from these (the mesh fuzz target).
+TEST(MeshImport, PlyHeaderWithoutEndHeaderIsASceneErrorNotAHang) {
+  const std::string dir = test::temp_dir("truncated");
+  test::write_file(dir + "/cut.ply", "ply\nformat ascii 1.0\nelement vertex 3\n");
+  EXPECT_NE(load_error(dir + "/cut.ply").find("end_header"), std::string::npos);
+  test::write_file(dir + "/fuzzed.ply",
+                   "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty floatroperty float x\n"
+                   "property float y y");
+  EXPECT_NE(load_error(dir + "/fuzzed.ply").find("end_header"), std::string::npos);
+  // The same bytes under another name: Assimp knows PLY by its first line too.
+  test::write_file(dir + "/cut.mesh", "ply\r\nformat ascii 1.0\r\nelement vertex 3\r\n");
+  EXPECT_NE(load_error(dir + "/cut.mesh").find("end_header"), std::string::npos);
+}
+
 TEST(MeshImport, EmptyMeshIsASceneErrorNamingIt) {
   const std::string dir = test::temp_dir("empty");
   test::write_file(dir + "/empty.off", "OFF\n0 0 0\n");
