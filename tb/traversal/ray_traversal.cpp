@@ -143,7 +143,8 @@ void RayTraversal::finish_node() {
     done_ = true;
     return;
   }
-  trail[(level - 1) / 2] = static_cast<uint8_t>(trail[(level - 1) / 2] + (1u << ((level - 1) % 2 * 4)));  // next child
+  const uint32_t bits = trail_level(trail, level - 1);
+  set_trail_level(trail, level - 1, (bits & 3u) + 1, (bits >> 2) + 1);  // its next sorted child
   trail_length_ = static_cast<uint8_t>(level);
   if (stack_size_ > 0) {
     go_to(pop(), level);  // the stack's top is this very sibling
