@@ -1,7 +1,7 @@
 // A seeded random-mutation loop around LLVMFuzzerTestOneInput, built with
 // the project's compiler so each fuzz target runs in every build, with or
 // without libFuzzer. Linked once per target (tdv reader, config loader, sweep
-// parsers, ray files).
+// parsers, ray files, meshes).
 // Usage: <driver> lines|files SEED ITERATIONS CORPUS_FILE...
 //   lines: each input is a `tdv 1` header and 1-3 case lines of the corpus;
 //   files: each input is one whole corpus file.
@@ -21,14 +21,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 namespace {
 
-// Tokens that steer mutations toward the formats' structure (tdv, YAML and
-// ray CSV).
+// Tokens that steer mutations toward the formats' structure (tdv, YAML, ray
+// CSV and the mesh formats).
 const char* const kTokens[] = {"tdv 1\n", "name=", "desc=", "op=bvh", "op=bvh64", "ptr=", "a16=1", "a16=0",
                                "ray=", "exec=0", "mem=", "expect=none", "expect=", ",", "=", " ", "\n",
                                "#", "ffffffff", "7fc00000", "7f800000", "\r\n", "\t", "00000000",
                                ": ", "- ", "[", "]", "{", "}", "&a ", "*a", "!!str ", "---\n", "...\n",
                                "\"", "'", "|\n", "  ", "-1", "0x10", "1e400", ".inf", "~", "null",
-                               "ox,oy,oz,dx,dy,dz,tmax\n", "inf", "nan", "-0", "1e-45", "3.4e38"};
+                               "ox,oy,oz,dx,dy,dz,tmax\n", "inf", "nan", "-0", "1e-45", "3.4e38",
+                               "v ", "f ", "vn ", "vt ", "/", "o ", "g ", "usemtl m\n", "mtllib a.mtl\n",
+                               "OFF\n", "ply\n", "format ascii 1.0\n", "format binary_little_endian 1.0\n",
+                               "element vertex ", "element face ", "property float x\n",
+                               "property list uchar int vertex_indices\n", "end_header\n", "comment ",
+                               "solid s\n", "facet normal 0 0 1\n", "outer loop\n", "vertex ", "endloop\n",
+                               "endfacet\n", "endsolid\n", "4294967295", "2147483648", "65535"};
 
 std::string mutate(std::string input, std::mt19937_64& rng) {
   const auto pick = [&](size_t n) { return n == 0 ? size_t{0} : static_cast<size_t>(rng() % n); };

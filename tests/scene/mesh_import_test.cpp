@@ -14,9 +14,9 @@ namespace {
 
 // The SceneError `load_mesh(path)` throws: its message, checked to be one
 // line that names the file.
-std::string load_error(const std::string& path) {
+std::string load_error(const std::string& path, const tb::ForkLimits& limits) {
   try {
-    load_mesh(path);
+    load_mesh(path, limits);
   } catch (const SceneError& error) {
     const std::string message = error.what();
     EXPECT_NE(message.find(path), std::string::npos) << message;
@@ -26,6 +26,7 @@ std::string load_error(const std::string& path) {
   ADD_FAILURE() << path << ": no SceneError";
   return {};
 }
+std::string load_error(const std::string& path) { return load_error(path, default_import_limits(path)); }
 
 TEST(MeshImport, SmallCommittedMeshLoads) {
   const Mesh mesh = load_mesh(test::small_mesh_path());
@@ -89,6 +90,56 @@ TEST(MeshImport, PlyHeaderWithoutEndHeaderIsASceneErrorNotAHang) {
   // The same bytes under another name: Assimp knows PLY by its first line too.
   test::write_file(dir + "/cut.mesh", "ply\r\nformat ascii 1.0\r\nelement vertex 3\r\n");
   EXPECT_NE(load_error(dir + "/cut.mesh").find("end_header"), std::string::npos);
+  // A first line that is not quite "ply" in a .ply file; "end_header" with
+  // no line break, or another byte, after it.
+  for (const char* text : {"ply\312\nformat ascii 1.0\ncomm", "pLy\nformat ascii 1.0\nend_header",
+                           "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\b0\n"}) {
+    SCOPED_TRACE(text);
+    test::write_file(dir + "/fuzzed.ply", text);
+    EXPECT_NE(load_error(dir + "/fuzzed.ply").find("end_header"), std::string::npos);
+  }
+}
+
+// Inputs the mesh fuzz target found that make Debian's Assimp fail an
+// assertion (abort), fault or take a bus error: it reads in a child process,
+// so each is one SceneError here (whatever a later Assimp makes of them).
+TEST(MeshImport, FilesThatCrashTheImporterAreSceneErrorsNotTheEndOfTheProcess) {
+  const std::string dir = test::temp_dir("crashers");
+  const char binary_ply[] =
+      "ply\nformat binary_lattle_endian 1.0\nelement vertex 4\nproperty float x\nprop\272erty float y\n"
+      "property float z\nelement face 4\nproperty list uchar int vertex_indices\nend_header\n"
+      "\000\000\000\000\000\000\000\000\000\000\000\000\000\000\200?\000\000";
+  const struct {
+    const char* name;
+    std::string bytes;
+  } crashers[] = {
+      {"counts_only.off", "OFF\n6 4 0"},  // ai_assert in TriangulateProcess.cpp: abort
+      {"faces_first.off",
+       "OFF\n6 4 0 1 5 4\n3 2 3 4\n\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n0 0 1\n14\n\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n"
+       "0 0 1\n1 0 1\n3 0 1 2\n3  0 1\n3 0 1 2\n3 0 2 3\n4 0 1 5 4\n3 2 3 4\n"},  // segmentation fault
+      {"bad_format.ply", std::string(binary_ply, sizeof binary_ply - 1)},              // segmentation fault
+      {"two_headers.ply",
+       "ply\nformat ascii 1.0\ncomment a pyramid\nelement vertex 5\nproperty float x\nproperty float y\n"
+       "property float z\nelement face 5\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n"
+       "1 1 0\n0 1 0\n0.5 0.5 1\n4 0 1 2 3\n3 0 1 4ces\nend_header\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n0.5 0.5 1\n"
+       "4 0 1 2 3\n3 0 1 4\n301 2 4\n3\n301 2 4\n3 2 3 4vt \n3 3 0 4\n"},  // bus error
+  };
+  for (const auto& crasher : crashers) {
+    SCOPED_TRACE(crasher.name);
+    test::write_file(dir + "/" + crasher.name, crasher.bytes);
+    EXPECT_NE(load_error(dir + "/" + crasher.name).find("cannot read mesh"), std::string::npos);
+  }
+}
+
+TEST(MeshImport, AnImporterPastItsTimeLimitIsASceneError) {
+  const std::string path = test::temp_dir("slow") + "/big.obj";
+  std::string text;
+  for (int i = 0; i < 200000; ++i) text += "v 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\n";
+  test::write_file(path, text);
+  tb::ForkLimits limits = default_import_limits(path);
+  EXPECT_EQ(limits.seconds, kImportBaseSeconds + kImportSecondsPerMiB * static_cast<double>(text.size()) / (1 << 20));
+  limits.seconds = 0.001;
+  EXPECT_NE(load_error(path, limits).find("stopped: no answer within 0.001 s"), std::string::npos);
 }
 
 TEST(MeshImport, EmptyMeshIsASceneErrorNamingIt) {
