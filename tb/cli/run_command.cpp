@@ -194,7 +194,7 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   if (!options.hits_out.empty()) sink.write_hits_to(options.hits_out);
   if (workload.primary_frame) sink.keep_pixels(workload.mesh, options.width, options.height);
   ProgressBar progress(workload.rays->count());
-  sink.on_ray([&](const run::TracedRay& traced) { progress.update(traced.index + 1); });
+  sink.on_count([&](uint64_t delivered) { progress.update(delivered); });
 
   run::RunReport report;
   report.chip_name = config.chip.name;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tb/scene/secondary_rays.h"
@@ -26,6 +27,12 @@ void HitSink::keep_pixels(const scene::Mesh& mesh, uint32_t width, uint32_t heig
 }
 
 void HitSink::deliver(TracedRay&& traced) {
+  ++delivered_;
+  if (count_callback_) count_callback_(delivered_);
+  if (!keeps_order()) {
+    take_unordered(traced);
+    return;
+  }
   if (traced.index < next_) throw std::logic_error(fmt::format("hit sink: ray {} delivered twice", traced.index));
   if (traced.index != next_) {
     const uint64_t offset = traced.index - next_;
@@ -44,6 +51,14 @@ void HitSink::deliver(TracedRay&& traced) {
     ++next_;
     waiting_.pop_front();
   }
+}
+
+void HitSink::take_unordered(const TracedRay& traced) {
+  if (traced.index >= arrived_.size()) arrived_.resize(std::max<uint64_t>(traced.index + 1, 2 * arrived_.size()));
+  if (arrived_[traced.index]) throw std::logic_error(fmt::format("hit sink: ray {} delivered twice", traced.index));
+  arrived_[traced.index] = true;
+  highest_ = std::max(highest_, traced.index);
+  emit(traced);
 }
 
 void HitSink::emit(const TracedRay& traced) {
@@ -74,6 +89,8 @@ void HitSink::emit(const TracedRay& traced) {
 void HitSink::commit() {
   if (waiting_count_ > 0)
     throw std::logic_error(fmt::format("hit sink: ray {} never arrived ({} after it did)", next_, waiting_count_));
+  if (!keeps_order() && delivered_ > 0 && delivered_ != highest_ + 1)
+    throw std::logic_error(fmt::format("hit sink: {} rays arrived, the last index being {}", delivered_, highest_));
   if (hits_file_) {
     hits_file_->write(hits_buffer_);
     hits_buffer_.clear();
