@@ -195,6 +195,12 @@ Mesh load_mesh(const std::string& path) { return load_mesh(path, default_import_
 Mesh load_mesh(const std::string& path, const tb::ForkLimits& limits) {
   // Assimp says "file not found" in its own words; an explicit check names
   // the cause the way every other input error of the tool does.
+  // A FIFO would block the open itself, and Assimp reads only files it can
+  // size: anything but a regular file is refused first.
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw SceneError(fmt::format("{}: not a regular file (a mesh must be one)", path));
   if (!std::ifstream(path)) throw SceneError(fmt::format("{}: cannot open mesh file", path));
   check_ply_header(path);
 

@@ -1,6 +1,7 @@
 // Mesh import: formats Assimp reads, and the three bad inputs (unreadable,
 // empty, all degenerate), each a SceneError whose one line names the file.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <filesystem>
@@ -140,6 +141,14 @@ TEST(MeshImport, AnImporterPastItsTimeLimitIsASceneError) {
   EXPECT_EQ(limits.seconds, kImportBaseSeconds + kImportSecondsPerMiB * static_cast<double>(text.size()) / (1 << 20));
   limits.seconds = 0.001;
   EXPECT_NE(load_error(path, limits).find("stopped: no answer within 0.001 s"), std::string::npos);
+}
+
+TEST(MeshImport, ADirectoryOrAFifoIsASceneErrorNotAHang) {
+  const std::string dir = test::temp_dir("not_files");
+  EXPECT_NE(load_error(dir).find("not a regular file"), std::string::npos);
+  const std::string fifo = dir + "/pipe.obj";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);  // opening it for reading would wait for a writer
+  EXPECT_NE(load_error(fifo).find("not a regular file"), std::string::npos);
 }
 
 TEST(MeshImport, EmptyMeshIsASceneErrorNamingIt) {
