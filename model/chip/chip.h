@@ -113,6 +113,10 @@ class Chip : public sc_core::sc_module {
       return client_.next_wave(td_index, cycle, out, retry_cycle);
     }
     bool wave_completed(uint32_t td_index, WaveResult& result) override;
+    bool takes_results_at_acceptance() const override { return client_.takes_results_at_acceptance(); }
+    void results_at_acceptance(uint32_t td_index, const WaveInstr& instr, const LaneResult* results) override {
+      client_.results_at_acceptance(td_index, instr, results);
+    }
     WakeOnResult wake_on_result() const override { return client_.wake_on_result(); }
     void process_returned(uint32_t td_index) override { client_.process_returned(td_index); }
 
@@ -149,7 +153,7 @@ class Chip : public sc_core::sc_module {
   std::vector<std::unique_ptr<mem::Cache>> l1_;
   std::vector<std::unique_ptr<Wgp>> wgps_;
   std::vector<timing::Td*> tds_;
-  WaveInstr shared_incoming_;  // every TD's instruction buffer while one thread ticks them (Td::share_incoming)
+  timing::Td::Incoming shared_incoming_;  // every TD's instruction buffer while one thread ticks them (Td::share_incoming)
   std::vector<uint64_t> td_due_;  // tds_[i]'s due cycle (the TD keeps it here), read every clock
   bool woke_other_td_ = false;  // this clock, a result woke a TD other than the one ticking
   sc_core::sc_time period_;

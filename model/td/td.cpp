@@ -44,6 +44,7 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       tri_stage_("tri_stage", params.triangle_latency_cycles, tri_out_, datapath_factory(params.datapath).triangle) {
   clocked_datapaths_ = box_stage_.clocked() || sort_stage_.clocked() || tri_stage_.clocked();
   write_ahead_ = params.datapath == "cpp";
+  set_results_at_acceptance(write_ahead_ && client.takes_results_at_acceptance());
   box_to_write_cycles_ = params.box_latency_cycles + params.sort_latency_cycles;
   tri_to_write_cycles_ = params.triangle_latency_cycles;
 }
@@ -184,7 +185,7 @@ void Td::issue_port(uint64_t cycle) {
 void Td::accept_instruction(uint64_t cycle) {
   accepted_ = false;
   if (waves_.full() || (!client_may_have_work_ && cycle < client_retry_cycle_)) return;
-  WaveInstr& instr = *incoming_;
+  WaveInstr& instr = incoming_->instr;
   uint64_t retry_cycle = WaveClient::kNever;
   if (!client_.next_wave(index_, cycle, instr, retry_cycle)) {
     client_may_have_work_ = false;  // until wake() or the cycle the client named
@@ -197,24 +198,39 @@ void Td::accept_instruction(uint64_t cycle) {
   accepted_ = true;
 }
 
+void Td::set_results_at_acceptance(bool on) {
+  results_at_acceptance_ = on;
+  write_back_.set_results_in_slots(!on);
+}
+
 void Td::plan_accepted(uint64_t cycle) {
   WaveSlot& slot = waves_.slot(accepted_slot_);
-  if (write_ahead_) {
+  const WaveInstr& instr = incoming_->instr;
+  if (!write_ahead_) {
+    waves_.plan(accepted_slot_, instr);  // the rays stay for the datapaths
+  } else {
     // Written ahead: each fetching lane's result is computed now, from the
     // ray at hand, by the same C++ datapaths the stages run. The node's
     // bytes are those its fetch will return: the backing store changes only
     // while the chip is idle. The lane still takes its fetch and its turn at
     // the issue port, which gives the cycle its result lands (land_ahead).
-    waves_.plan(accepted_slot_, *incoming_, [&](uint32_t lane, const ref::LanePlan& plan) {
+    // Taken at acceptance, every lane's result (a no-fetch lane's too) goes
+    // to the client now, and the slot keeps none.
+    std::vector<LaneResult>& results = results_at_acceptance_ ? incoming_->results : slot.results;
+    results.assign(instr.lanes.size(), LaneResult::no_write());
+    waves_.plan(accepted_slot_, instr, [&](uint32_t lane, const ref::LanePlan& plan) {
+      if (!plan.needs_fetch()) {
+        if (results_at_acceptance_) results[lane] = ref::result_without_fetch(plan);
+        return;
+      }
       NodeBytes scratch;
       const NodeLane in{LaneJob{accepted_slot_, lane}, plan.type, &plan.ray,
                         store_.image->view(plan.address, plan.bytes, scratch.data()), &slot.descriptor};
-      slot.results[lane] = is_box(plan.type)
-                               ? sort_datapath_cpp(SortLane{box_datapath_cpp(in), slot.descriptor.box_sort}).result
-                               : triangle_datapath_cpp(in).result;
+      results[lane] = is_box(plan.type)
+                          ? sort_datapath_cpp(SortLane{box_datapath_cpp(in), slot.descriptor.box_sort}).result
+                          : triangle_datapath_cpp(in).result;
     });
-  } else {
-    waves_.plan(accepted_slot_, *incoming_);  // the rays stay for the datapaths
+    if (results_at_acceptance_) client_.results_at_acceptance(index_, instr, results.data());
   }
   TD_DEBUG(kTd, cycle, name(), "accepted wave {} in slot {}: {} lanes, {} active", slot.id, accepted_slot_,
            slot.lane_count, slot.lanes_to_write);
@@ -291,6 +307,7 @@ std::string Td::describe(uint64_t cycle) const {
 void Td::attach_trace(sim::VcdWriter& vcd) {
   vcd_ = &vcd;
   write_ahead_ = false;  // every stage's signals show its lanes
+  set_results_at_acceptance(false);
   trace_ids_ = std::make_unique<TraceIds>();
   TraceIds& t = *trace_ids_;
   const std::string prefix = std::string(name()) + ".";

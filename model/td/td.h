@@ -34,6 +34,7 @@
 #include <memory>
 #include <string>
 #include <systemc>
+#include <vector>
 
 #include "model/mem/cache.h"
 #include "model/sim/channel.h"
@@ -84,11 +85,18 @@ class Td : public sc_core::sc_module {
     *slot = *due_cycle_;
     due_cycle_ = slot;
   }
+  // An instruction taken from the client and, when the client takes
+  // results at acceptance, its lanes' results: both filled and used within
+  // one tick.
+  struct Incoming {
+    WaveInstr instr;
+    std::vector<LaneResult> results;
+  };
   // Takes instructions into `shared` (nullptr: the TD's own buffer). Only
   // for TDs ticked with tick(), one after another: an instruction taken is
   // planned within the same tick, so the next TD may reuse the buffer, and
   // one buffer for all stays in the host's first-level cache.
-  void share_incoming(WaveInstr* shared) { incoming_ = shared ? shared : &own_incoming_; }
+  void share_incoming(Incoming* shared) { incoming_ = shared ? shared : &own_incoming_; }
   // The wave client may have an instruction for this TD: due at once.
   void wake();
   // The client said it had nothing for this TD, and nothing woke it since.
@@ -122,6 +130,7 @@ class Td : public sc_core::sc_module {
   [[gnu::always_inline]] inline void issue_port(uint64_t cycle);
   [[gnu::always_inline]] inline void accept_instruction(uint64_t cycle);
   void plan_accepted(uint64_t cycle);  // the instruction accept_instruction() took
+  void set_results_at_acceptance(bool on);
   [[gnu::always_inline]] inline void clock_and_write_lanes(uint64_t cycle);
   uint64_t next_active_cycle(uint64_t cycle) const;
   // Clocks the TD is not ticked are clocks in which nothing moves; the
@@ -164,6 +173,10 @@ class Td : public sc_core::sc_module {
   // traced TD carries every lane through them, so each stage's signals
   // show it; the statistics and results are the same either way.
   bool write_ahead_ = false;
+  // Written ahead, and the client takes the results at acceptance
+  // (WaveClient::takes_results_at_acceptance): they go to it from
+  // plan_accepted(), not into the slot, and the slot returns none.
+  bool results_at_acceptance_ = false;
   uint32_t box_to_write_cycles_ = 0, tri_to_write_cycles_ = 0;
   uint32_t index_;
   sim::ProgressMark* progress_ = nullptr;
@@ -185,8 +198,8 @@ class Td : public sc_core::sc_module {
   // The client fills it, the pipeline part of the same tick plans its lanes;
   // the same buffer every time, so its lines stay in the host's caches.
   // TDs ticked whole, one after another, may share one (share_incoming()).
-  WaveInstr own_incoming_;
-  WaveInstr* incoming_ = &own_incoming_;
+  Incoming own_incoming_;
+  Incoming* incoming_ = &own_incoming_;
 
   sim::Channel<BoxTested> box_out_;
   sim::Channel<LaneDone> sort_out_;

@@ -25,8 +25,11 @@ uint32_t WaveBuffer::accept(const WaveInstr& instr, uint64_t cycle) {
 
 void WaveBuffer::plan(uint32_t index, const WaveInstr& instr) {
   WaveSlot& s = slots_[index];
+  s.results.assign(s.lane_count, LaneResult::no_write());
   s.rays.resize(s.lane_count);
-  plan(index, instr, [&s](uint32_t lane, const ref::LanePlan& plan) { s.rays[lane] = plan.ray; });
+  plan(index, instr, [&s](uint32_t lane, const ref::LanePlan& plan) {
+    if (plan.needs_fetch()) s.rays[lane] = plan.ray;
+  });
 }
 
 void WaveBuffer::retire_oldest() {

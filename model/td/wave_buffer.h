@@ -74,11 +74,13 @@ class WaveBuffer {
   // that a TD takes the instruction with the wave client and does this
   // work with its pipeline; the caller's buffer is then free again (a TD
   // hands the client the same one every time: its lines stay warm).
-  // The slot keeps each lane's route; a lane that fetches a node is handed,
-  // with its whole plan (the ray too), to `fetching(lane, plan)`.
-  template <typename Fetching>
-  void plan(uint32_t index, const WaveInstr& instr, Fetching&& fetching);
-  // The same, keeping the fetching lanes' rays in the slot for the datapaths.
+  // The slot keeps each lane's route; each active lane is handed, with its
+  // whole plan (the ray too), to `active(lane, plan)` (plan.needs_fetch():
+  // it fetches a node). The slot's results are the caller's to set.
+  template <typename Active>
+  void plan(uint32_t index, const WaveInstr& instr, Active&& active);
+  // The same, with the slot's results cleared for write-back and the
+  // fetching lanes' rays kept in the slot for the datapaths.
   void plan(uint32_t index, const WaveInstr& instr);
 
   WaveSlot& slot(uint32_t index) { return slots_[index]; }
@@ -106,20 +108,19 @@ class WaveBuffer {
   uint32_t sequencing_ = 0;  // offset from head of the slot being sequenced
 };
 
-template <typename Fetching>
-void WaveBuffer::plan(uint32_t index, const WaveInstr& instr, Fetching&& fetching) {
+template <typename Active>
+void WaveBuffer::plan(uint32_t index, const WaveInstr& instr, Active&& active) {
   WaveSlot& s = slots_[index];
   assert(instr.id == s.id && instr.lanes.size() == s.lane_count);
   const uint32_t lanes = s.lane_count;
   s.routes.resize(lanes);
-  s.results.assign(lanes, LaneResult::no_write());
   for (uint32_t i = 0; i < lanes; ++i) {
     const ref::LanePlan plan = ref::plan_lane(s.descriptor, instr.lanes[i]);
     s.routes[i] = LaneRoute::of(plan);
     if (plan.outcome == LaneOutcome::kInactive) continue;
     ++s.lanes_to_write;
     s.active_mask |= uint64_t{1} << i;
-    if (plan.needs_fetch()) fetching(i, plan);
+    active(i, plan);
   }
 }
 

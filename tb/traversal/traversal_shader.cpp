@@ -79,6 +79,7 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
   Wave& wave = waves_[index];
   wave.live_lanes = 0;
   wave.live = 0;
+  wave.ending = 0;
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
     if (ray_buffer_next_ == ray_buffer_.size() && !rays_exhausted_) {
       ray_buffer_.clear();
@@ -90,9 +91,7 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
     wave.ray_index[lane] = next_ray_++;
     wave.lanes[lane].start(bvh_, wave.rays[lane], options_);
     if (wave.lanes[lane].done()) {  // a ray that cannot hit (NaN, Inf operand): no instruction
-      sink_.deliver(run::TracedRay{wave.ray_index[lane], wave.rays[lane], wave.lanes[lane].hit(),
-                                   wave.lanes[lane].counters()});
-      rays_finished_.add(1);
+      deliver(wave, lane);
       continue;
     }
     wave.live |= uint64_t{1} << lane;
@@ -106,6 +105,17 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
   ++live_waves_;
   run_alu(index, cycle);
   return true;
+}
+
+void TraversalShader::deliver(Wave& wave, uint32_t lane) {
+  const RayTraversal& walk = wave.lanes[lane];
+  sink_.deliver(run::TracedRay{wave.ray_index[lane], wave.rays[lane], walk.hit(), walk.counters()});
+  rays_finished_.add(1);
+}
+
+void TraversalShader::end_lanes(Wave& wave, uint64_t ended) {
+  wave.live &= ~ended;
+  wave.live_lanes -= static_cast<uint32_t>(__builtin_popcountll(ended));
 }
 
 void TraversalShader::run_alu(size_t index, uint64_t from_cycle) {
@@ -146,10 +156,16 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   out.id = next_id_++;
   out.descriptor = bvh_.descriptor;
   out.lanes.resize(params_.lanes_per_wave);
-  // Each live walk's lane was last touched when the wave's previous result
-  // came back, long since evicted: ask for all of them before copying any.
-  for (uint64_t live = wave.live; live != 0; live &= live - 1)
-    __builtin_prefetch(&wave.lanes[__builtin_ctzll(live)].next_instruction(), 0, 0);
+  // Each live walk was last touched when the wave's previous result came
+  // back (or was taken at acceptance), long since evicted: ask for all of
+  // them before copying any; for the lines a step uses too when this tick
+  // takes the results (results_at_acceptance).
+  if (takes_results_at_acceptance()) {
+    for (uint64_t live = wave.live; live != 0; live &= live - 1) prefetch_walk(wave.lanes[__builtin_ctzll(live)]);
+  } else {
+    for (uint64_t live = wave.live; live != 0; live &= live - 1)
+      __builtin_prefetch(&wave.lanes[__builtin_ctzll(live)].next_instruction(), 0, 0);
+  }
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
     if ((wave.live >> lane) & 1u) {
       out.lanes[lane] = wave.lanes[lane].next_instruction();
@@ -186,6 +202,20 @@ const tb::Scoreboard& TraversalShader::scoreboard() {
   return merged_;
 }
 
+void TraversalShader::results_at_acceptance(uint32_t td_index, const WaveInstr& instr, const LaneResult* results) {
+  // next_wave() filled `instr` in this tick: its wave is the last issued.
+  const std::deque<size_t>& in_flight = in_flight_[td_index];
+  if (in_flight.empty() || waves_[in_flight.back()].instr_id != instr.id)
+    throw std::logic_error(fmt::format("shader: results at acceptance for unknown instruction {}", instr.id));
+  Wave& wave = waves_[in_flight.back()];
+  for (uint64_t live = wave.live; live != 0; live &= live - 1) {
+    const auto lane = static_cast<uint32_t>(__builtin_ctzll(live));
+    RayTraversal& walk = wave.lanes[lane];
+    walk.consume(results[lane]);
+    if (walk.done()) wave.ending |= uint64_t{1} << lane;
+  }
+}
+
 bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
   std::deque<size_t>& in_flight = in_flight_[td_index];
   if (in_flight.empty() || waves_[in_flight.front()].instr_id != result.id)
@@ -195,6 +225,14 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
   Wave& wave = waves_[index];
   td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
   const uint64_t order = returned_++;
+  if (takes_results_at_acceptance()) {
+    // The walks took their results at acceptance: only the ended ones are read.
+    for (uint64_t ended = wave.ending; ended != 0; ended &= ended - 1)
+      deliver(wave, static_cast<uint32_t>(__builtin_ctzll(ended)));
+    end_lanes(wave, wave.ending);
+    wave.ending = 0;
+    return wave_stepped(index, result.complete_cycle);
+  }
   const bool check = params_.check_every != 0 && result.id % params_.check_every == 0;
   TdChecks& checks = checks_[td_index];
   // The first lanes' walks too: the loop asks only for those further on
@@ -217,13 +255,15 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
     }
     walk.consume(result.lanes[lane]);
     if (!walk.done()) continue;
-    wave.live &= ~(uint64_t{1} << lane);
-    --wave.live_lanes;
-    sink_.deliver(run::TracedRay{wave.ray_index[lane], wave.rays[lane], walk.hit(), walk.counters()});
-    rays_finished_.add(1);
+    end_lanes(wave, uint64_t{1} << lane);
+    deliver(wave, lane);
   }
-  if (wave.live_lanes > 0) {
-    run_alu(index, result.complete_cycle);
+  return wave_stepped(index, result.complete_cycle);
+}
+
+bool TraversalShader::wave_stepped(size_t index, uint64_t complete_cycle) {
+  if (waves_[index].live_lanes > 0) {
+    run_alu(index, complete_cycle);
     return true;
   }
   // The wave ends; its slot starts the next one when the TD next asks.

@@ -56,6 +56,11 @@ class TraversalShader final : public timing::WaveClient {
   bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) override;
   bool wave_completed(uint32_t td_index, WaveResult& result) override;
   void process_returned(uint32_t td_index) override;
+  // Without checks, each lane's result is consumed when the TD accepts the
+  // instruction (the walks the wave just copied are still in the host's
+  // caches), not when it returns; the wave sees it only then.
+  bool takes_results_at_acceptance() const override { return params_.check_every == 0; }
+  void results_at_acceptance(uint32_t td_index, const WaveInstr& instr, const LaneResult* results) override;
   // A wave belongs to one TD, and next_wave fills every empty slot while
   // rays remain: only the TD a result returns to can have new work.
   WakeOnResult wake_on_result() const override { return WakeOnResult::kSameTd; }
@@ -80,6 +85,9 @@ class TraversalShader final : public timing::WaveClient {
     std::vector<scene::SceneRay> rays;
     std::vector<uint64_t> ray_index;
     uint64_t live = 0;         // bit l: lane l holds a ray still being walked
+    // Results taken at acceptance: the live lanes whose walk the
+    // instruction in flight ends (delivered when it returns).
+    uint64_t ending = 0;
     uint32_t live_lanes = 0;
   };
 
@@ -87,6 +95,13 @@ class TraversalShader final : public timing::WaveClient {
   size_t first_wave(uint32_t td) const { return size_t{td} * params_.simds_per_td * params_.waves_per_simd; }
   size_t waves_per_td() const { return size_t{params_.simds_per_td} * params_.waves_per_simd; }
   bool launch(size_t wave, uint64_t cycle);  // false: no rays left
+  // Lane `lane` of wave `wave`, whose walk is done, to the hit sink.
+  void deliver(Wave& wave, uint32_t lane);
+  // The wave's lanes in `ended` are done: off the live mask.
+  void end_lanes(Wave& wave, uint64_t ended);
+  // Its instruction's results reached wave `wave` at `complete_cycle`: its
+  // next iteration's ALU work, or its end. Returns true (results taken).
+  bool wave_stepped(size_t wave, uint64_t complete_cycle);
   void run_alu(size_t wave, uint64_t from_cycle);
 
   // Per TD: lanes returned this clock waiting for their check (the first

@@ -52,6 +52,35 @@ TEST_F(RunCommand, ATracedRunCarriesLanesThroughEveryStageWithTheSameStatsAndHit
   }
 }
 
+TEST_F(RunCommand, WithoutTheScoreboardTheShaderTakesResultsAtAcceptanceWithTheSameStatsAndHits) {
+  // Checked, each instruction's results travel in its slot and the walks
+  // step when it returns; unchecked, the walks step when the TD accepts it
+  // (WaveClient::takes_results_at_acceptance), on the pipeline's threads
+  // with --threads 2. Every statistic and hit is the same.
+  const std::string run = "run --config " + kSeriesX + " --width 64 --height 40 --engine model";
+  for (const std::string& variant : {std::string(" --rays primary"), std::string(" --rays ao"),
+                                     std::string(" --rays primary --set td.return_latency_cycles=0")}) {
+    const fs::path checked = dir_ / "checked.json", unchecked = dir_ / "unchecked.json", two = dir_ / "two.json";
+    const fs::path checked_hits = dir_ / "checked.csv", unchecked_hits = dir_ / "unchecked.csv",
+                   two_hits = dir_ / "two.csv";
+    const RunResult a = run_tdsim(run + variant + " --scoreboard all --stats " + checked.string() + " --hits-out " +
+                                  checked_hits.string());
+    const RunResult b = run_tdsim(run + variant + " --scoreboard off --stats " + unchecked.string() + " --hits-out " +
+                                  unchecked_hits.string());
+    const RunResult c = run_tdsim(run + variant + " --scoreboard off --threads 2 --stats " + two.string() +
+                                  " --hits-out " + two_hits.string());
+    ASSERT_EQ(a.exit_code, 0) << a.output;
+    ASSERT_EQ(b.exit_code, 0) << b.output;
+    ASSERT_EQ(c.exit_code, 0) << c.output;
+    EXPECT_NE(a.output.find("scoreboard (all): "), std::string::npos) << a.output;
+    EXPECT_NE(read_file(checked).find(".box_nodes\""), std::string::npos);
+    EXPECT_EQ(read_file(unchecked), read_file(checked)) << variant;
+    EXPECT_EQ(read_file(two), read_file(checked)) << variant;
+    EXPECT_EQ(read_file(unchecked_hits), read_file(checked_hits)) << variant;
+    EXPECT_EQ(read_file(two_hits), read_file(checked_hits)) << variant;
+  }
+}
+
 TEST_F(RunCommand, SampledScoreboardChecksFewerLanesAndChangesNoHit) {
   const fs::path all = dir_ / "all.csv", sampled = dir_ / "sampled.csv";
   const RunResult full = run_tdsim(kSmallRun + " --hits-out " + all.string());

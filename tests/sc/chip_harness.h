@@ -34,8 +34,12 @@ inline Ray test_ray(uint32_t i) {
 }
 
 struct Harness {
-  explicit Harness(const cfg::Config& c)
-      : config(c), feeder(c.td_count(), memory), chip(std::make_unique<chip::Chip>("chip", config, feeder, stats)) {
+  // The chip's wave client is the feeder, or `client` (which may pass calls
+  // on to the feeder).
+  explicit Harness(const cfg::Config& c, timing::WaveClient* client = nullptr)
+      : config(c),
+        feeder(c.td_count(), memory),
+        chip(std::make_unique<chip::Chip>("chip", config, client ? *client : feeder, stats)) {
     chip->set_memory(memory);
   }
 

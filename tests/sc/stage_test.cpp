@@ -90,7 +90,7 @@ TEST(WaveBuffer, PlansLanesAndRetiresInOrderAcrossWrapAround) {
   EXPECT_FALSE(buffer.has_unsequenced());
 }
 
-TEST(WaveBuffer, PlanKeepsEachLanesRouteAndHandsFetchingLanesTheirWholePlan) {
+TEST(WaveBuffer, PlanKeepsEachLanesRouteAndHandsActiveLanesTheirWholePlan) {
   WaveInstr instr = box_wave(4, 1);
   instr.lanes[1].exec = false;                           // inactive: no plan handed, no ray
   instr.lanes[2].node_ptr = NodePtr::make(2, NodeType::kReserved6).raw;  // written, no fetch
@@ -107,11 +107,17 @@ TEST(WaveBuffer, PlanKeepsEachLanesRouteAndHandsFetchingLanesTheirWholePlan) {
         EXPECT_EQ(plan.address, expected.address);
         EXPECT_EQ(std::memcmp(&plan.ray, &expected.ray, sizeof(Ray)), 0);
       });
-      EXPECT_EQ(handed, (std::vector<uint32_t>{0, 3}));
+      EXPECT_EQ(handed, (std::vector<uint32_t>{0, 2, 3}));
     }
     const WaveSlot& s = buffer.slot(slot);
     EXPECT_EQ(s.lanes_to_write, 3u);
     EXPECT_EQ(s.active_mask, 0b1101u);
+    if (keep_rays) {
+      ASSERT_EQ(s.results.size(), 4u);  // cleared for write-back
+      for (const LaneResult& r : s.results) EXPECT_FALSE(r.written);
+    } else {
+      EXPECT_TRUE(s.results.empty());  // the caller's to set
+    }
     for (uint32_t lane = 0; lane < 4; ++lane) {
       const ref::LanePlan expected = ref::plan_lane(instr.descriptor, instr.lanes[lane]);
       EXPECT_EQ(s.routes[lane].outcome, expected.outcome) << lane;
