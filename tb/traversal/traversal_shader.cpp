@@ -45,6 +45,7 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
       walks_(size_t{td_count} * params.simds_per_td * params.waves_per_simd * params.lanes_per_wave),
       waves_(size_t{td_count} * params.simds_per_td * params.waves_per_simd),
       schedule_(waves_.size()),
+      td_waves_(td_count),
       simd_free_cycle_(size_t{td_count} * params.simds_per_td, 0),
       in_flight_(td_count),
       checks_(td_count),
@@ -65,6 +66,10 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
     wave.lanes = walks_.at(w * params_.lanes_per_wave);
     wave.rays.resize(params_.lanes_per_wave);
     wave.ray_index.resize(params_.lanes_per_wave);
+  }
+  for (TdWaves& td : td_waves_) {
+    td.in_alu.reserve(waves_per_td());
+    td.empty = static_cast<uint32_t>(waves_per_td());
   }
   const sim::Counter* lanes = &lanes_issued_;
   const sim::Counter* active = &active_lanes_issued_;
@@ -103,6 +108,7 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
   }
   waves_launched_.add(1);
   ++live_waves_;
+  --td_waves_[td_of(index)].empty;
   run_alu(index, cycle);
   return true;
 }
@@ -126,6 +132,9 @@ void TraversalShader::run_alu(size_t index, uint64_t from_cycle) {
   alu_busy_cycles_.add(alu_cycles_per_iteration_);
   turn.state = WaveState::kAlu;
   turn.ready_cycle = simd_free;
+  std::vector<ReadyWave>& in_alu = td_waves_[td_of(index)].in_alu;
+  in_alu.push_back(ReadyWave{simd_free, static_cast<uint32_t>(index)});
+  std::push_heap(in_alu.begin(), in_alu.end());
 }
 
 bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) {
@@ -134,21 +143,21 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   // slot stays empty only once the rays run out (launch again when every
   // ray of a wave ended at once), so results to other TDs never give this
   // one work (wake_on_result).
+  TdWaves& td = td_waves_[td_index];
   bool rays_left = true;
-  for (size_t w = first; w < last && rays_left; ++w)
+  for (size_t w = first; w < last && rays_left && td.empty > 0; ++w)
     while (rays_left && schedule_[w].state == WaveState::kEmpty) rays_left = launch(w, cycle);
-  // The oldest ready wave issues (ties: the lowest slot).
-  size_t chosen = last;
+  // The oldest ready wave issues (ties: the lowest slot); none ready: ask
+  // again when the first is.
   retry_cycle = kNever;
-  for (size_t w = first; w < last; ++w) {
-    if (schedule_[w].state != WaveState::kAlu) continue;
-    if (schedule_[w].ready_cycle > cycle) {
-      retry_cycle = std::min(retry_cycle, schedule_[w].ready_cycle);
-      continue;
-    }
-    if (chosen == last || schedule_[w].ready_cycle < schedule_[chosen].ready_cycle) chosen = w;
+  if (td.in_alu.empty()) return false;
+  if (td.in_alu.front().ready_cycle > cycle) {
+    retry_cycle = td.in_alu.front().ready_cycle;
+    return false;
   }
-  if (chosen == last) return false;
+  const size_t chosen = td.in_alu.front().wave;
+  std::pop_heap(td.in_alu.begin(), td.in_alu.end());
+  td.in_alu.pop_back();
   Wave& wave = waves_[chosen];
   WaveSchedule& turn = schedule_[chosen];
   ready_wait_cycles_.add(cycle - turn.ready_cycle);
@@ -268,6 +277,7 @@ bool TraversalShader::wave_stepped(size_t index, uint64_t complete_cycle) {
   }
   // The wave ends; its slot starts the next one when the TD next asks.
   schedule_[index].state = WaveState::kEmpty;
+  ++td_waves_[td_of(index)].empty;
   --live_waves_;
   return true;
 }

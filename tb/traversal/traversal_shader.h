@@ -79,6 +79,23 @@ class TraversalShader final : public timing::WaveClient {
     uint64_t ready_cycle = 0;  // kAlu: its instruction is ready from this cycle; kIssued: issued then
     WaveState state = WaveState::kEmpty;
   };
+  // A TD's waves in their ALU work, as a min-heap on (ready cycle, wave):
+  // its top is the wave that issues next (the oldest ready; ties: the
+  // lowest slot) or, not ready yet, names the cycle to ask again. A TD asks
+  // for work after each result it returns, usually before any wave is
+  // ready: the answer is one compare, not a scan of its 32 waves.
+  struct ReadyWave {
+    uint64_t ready_cycle;
+    uint32_t wave;
+    // std::push_heap keeps the greatest on top: "less" is "issues later".
+    bool operator<(const ReadyWave& other) const {
+      return ready_cycle != other.ready_cycle ? ready_cycle > other.ready_cycle : wave > other.wave;
+    }
+  };
+  struct TdWaves {
+    std::vector<ReadyWave> in_alu;  // heap
+    uint32_t empty = 0;             // waves in kEmpty (next_wave() launches them while rays remain)
+  };
   struct Wave {
     uint64_t instr_id = 0;     // kIssued: the instruction in flight
     RayTraversal* lanes = nullptr;  // lanes_per_wave walks in walks_ (a walk is never moved)
@@ -92,6 +109,7 @@ class TraversalShader final : public timing::WaveClient {
   };
 
   uint32_t simd_of(size_t wave) const { return static_cast<uint32_t>(wave / params_.waves_per_simd); }
+  uint32_t td_of(size_t wave) const { return static_cast<uint32_t>(wave / waves_per_td()); }
   size_t first_wave(uint32_t td) const { return size_t{td} * params_.simds_per_td * params_.waves_per_simd; }
   size_t waves_per_td() const { return size_t{params_.simds_per_td} * params_.waves_per_simd; }
   bool launch(size_t wave, uint64_t cycle);  // false: no rays left
@@ -128,6 +146,7 @@ class TraversalShader final : public timing::WaveClient {
   WalkArena walks_;  // every wave's lanes, wave by wave
   std::vector<Wave> waves_;
   std::vector<WaveSchedule> schedule_;  // per wave, as waves_
+  std::vector<TdWaves> td_waves_;       // per TD
   std::vector<uint64_t> simd_free_cycle_;  // per (TD, SIMD): its ALU is busy until then
   // Per TD, its waves with an instruction in flight, in issue order: a TD
   // returns instructions in the order it accepted them.

@@ -1,0 +1,120 @@
+// TraversalShader as a wave client, driven by hand without a chip: the
+// oldest ready wave issues (ties: the lowest slot), a TD with no ready wave
+// is told the cycle to ask again, a slot whose wave ended takes new rays,
+// and results taken at acceptance reach the hit sink only when their
+// instruction returns.
+#include "tb/traversal/traversal_shader.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "model/isa/node.h"
+#include "model/sim/stats.h"
+#include "tb/run/hit_sink.h"
+#include "tb/run/ray_source.h"
+#include "tb/scene/encoded_bvh.h"
+
+namespace td::traversal {
+namespace {
+
+// `count` rays; ray i starts at x = i, so an instruction's first lane names
+// the wave that issued it (wave w of 32 lanes traces rays 32w ... 32w + 31).
+class NumberedRays final : public run::RaySource {
+ public:
+  explicit NumberedRays(size_t count) : count_(count) {}
+  size_t read(std::vector<scene::SceneRay>& out, size_t max) override {
+    const size_t n = std::min(max, count_ - next_);
+    for (size_t i = 0; i < n; ++i, ++next_)
+      out.push_back(scene::SceneRay{{static_cast<float>(next_), 0, 0}, {1, 0.5f, 0.25f}, 100.0f});
+    return n;
+  }
+  uint64_t count() const override { return count_; }
+
+ private:
+  size_t count_, next_ = 0;
+};
+
+// Box results for every lane: a single child hit (the walk goes on), or
+// none (the walk ends: nothing on its stack).
+std::vector<LaneResult> box_results(size_t lanes, bool walks_go_on) {
+  LaneResult r = LaneResult::all_ones(LaneOutcome::kBoxNode);
+  if (walks_go_on) r.dwords[0] = static_cast<uint32_t>(NodePtr::make(2, NodeType::kBox32).raw);
+  return std::vector<LaneResult>(lanes, r);
+}
+
+struct ShaderBench {
+  explicit ShaderBench(size_t ray_count) : rays(ray_count) {
+    bvh.root = static_cast<uint32_t>(NodePtr::make(0, NodeType::kBox32).raw);
+    ShaderParams params;
+    params.simds_per_td = 2;
+    params.waves_per_simd = 2;  // waves 0, 1 on SIMD 0; waves 2, 3 on SIMD 1
+    params.alu_instructions_per_iteration = 10;
+    params.check_every = 0;  // results taken at acceptance
+    shader = std::make_unique<TraversalShader>(params, 1, bvh, rays, HitMode::kClosest, sink,
+                                               sim::StatGroup(registry, "shader"));
+  }
+  // The wave (by its first ray) that issues at `cycle`; -1 if none, with
+  // the cycle to ask again in `retry`.
+  int issue(uint64_t cycle, uint64_t& retry, bool walks_go_on = true) {
+    retry = 0;
+    if (!shader->next_wave(0, cycle, instr, retry)) return -1;
+    EXPECT_TRUE(shader->takes_results_at_acceptance());
+    const std::vector<LaneResult> results = box_results(instr.lanes.size(), walks_go_on);
+    shader->results_at_acceptance(0, instr, results.data());
+    return static_cast<int>(instr.lanes[0].ray().origin[0]) / 32;
+  }
+  void complete(uint64_t id, uint64_t cycle) {
+    WaveResult result;
+    result.id = id;
+    result.complete_cycle = cycle;
+    EXPECT_TRUE(shader->wave_completed(0, result));
+  }
+  uint64_t rays_finished() const { return registry.value("shader.rays"); }
+
+  scene::EncodedBvh bvh;
+  NumberedRays rays;
+  run::HitSink sink;
+  sim::StatsRegistry registry;
+  std::unique_ptr<TraversalShader> shader;
+  WaveInstr instr;
+};
+
+TEST(TraversalShader, TheOldestReadyWaveIssuesAndAnIdleTdIsToldWhenToAskAgain) {
+  ShaderBench bench(5 * 32);
+  uint64_t retry = 0;
+  // Four waves launch at cycle 0; each SIMD runs its waves' 10 ALU clocks
+  // in turn: waves 0 and 2 are ready at 10, waves 1 and 3 at 20.
+  EXPECT_EQ(bench.issue(0, retry), -1);
+  EXPECT_EQ(retry, 10u);
+  EXPECT_EQ(bench.issue(10, retry), 0);  // ready together: the lower slot first
+  const uint64_t first_id = bench.instr.id;
+  EXPECT_EQ(bench.issue(10, retry, /*walks_go_on=*/false), 2);
+  const uint64_t ending_id = bench.instr.id;
+  EXPECT_EQ(bench.issue(15, retry), -1);
+  EXPECT_EQ(retry, 20u);
+  EXPECT_EQ(bench.issue(25, retry), 1);
+  EXPECT_EQ(bench.issue(25, retry), 3);
+  EXPECT_EQ(bench.issue(25, retry), -1);
+  EXPECT_EQ(retry, TraversalShader::kNever);  // every wave waits for a result
+
+  // Wave 2's walks all ended at acceptance: its rays reach the sink when
+  // its instruction returns, not before.
+  EXPECT_EQ(bench.rays_finished(), 0u);
+  bench.complete(first_id, 100);  // wave 0 goes on: ready at 110
+  bench.complete(ending_id, 101);
+  EXPECT_EQ(bench.rays_finished(), 32u);
+  // Slot 2 takes the last 32 rays when the TD next asks (105): SIMD 1 is
+  // free, so that wave is ready at 115, after wave 0.
+  EXPECT_EQ(bench.issue(105, retry), -1);
+  EXPECT_EQ(retry, 110u);
+  EXPECT_EQ(bench.issue(112, retry), 0);
+  EXPECT_EQ(bench.issue(112, retry), -1);
+  EXPECT_EQ(retry, 115u);
+  EXPECT_EQ(bench.issue(115, retry), 4);
+  EXPECT_FALSE(bench.shader->done());
+}
+
+}  // namespace
+}  // namespace td::traversal
