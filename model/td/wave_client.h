@@ -35,9 +35,11 @@ class WaveClient {
   // when it accepts it (the C++ datapaths, no waveform: td.h's write_ahead_)
   // can hand them over then, while the lanes the client just copied are
   // still in the host's caches, and not keep them in the instruction's slot.
-  // A client that answers true gets results_at_acceptance() in the same
-  // tick as the next_wave() that filled `instr`, and wave_completed() at the
-  // same cycle as ever, with `result.lanes` empty. The results reach the
+  // A client that answers true gets, from such a TD, results_at_acceptance()
+  // in the same tick as the next_wave() that filled `instr`, and
+  // wave_completed() at the same cycle as ever, with `result.lanes` empty;
+  // from any other TD (RTL datapaths, traced) the results come with
+  // wave_completed() as usual. The results reach the
   // wave only then: the client may do host-side work with them early (a
   // walk's next step), never anything the chip could see before
   // wave_completed(). Asked once, when the TD is built. Called from the TD's

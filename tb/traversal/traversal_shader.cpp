@@ -84,6 +84,7 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
   Wave& wave = waves_[index];
   wave.live_lanes = 0;
   wave.live = 0;
+  wave.stepped = false;
   wave.ending = 0;
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
     if (ray_buffer_next_ == ray_buffer_.size() && !rays_exhausted_) {
@@ -168,7 +169,7 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   // Each live walk was last touched when the wave's previous result came
   // back (or was taken at acceptance), long since evicted: ask for all of
   // them before copying any; for the lines a step uses too when this tick
-  // takes the results (results_at_acceptance).
+  // may take the results (results_at_acceptance).
   if (takes_results_at_acceptance()) {
     for (uint64_t live = wave.live; live != 0; live &= live - 1) prefetch_walk(wave.lanes[__builtin_ctzll(live)]);
   } else {
@@ -223,6 +224,7 @@ void TraversalShader::results_at_acceptance(uint32_t td_index, const WaveInstr& 
     walk.consume(results[lane]);
     if (walk.done()) wave.ending |= uint64_t{1} << lane;
   }
+  wave.stepped = true;
 }
 
 bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
@@ -234,11 +236,12 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
   Wave& wave = waves_[index];
   td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
   const uint64_t order = returned_++;
-  if (takes_results_at_acceptance()) {
+  if (wave.stepped) {
     // The walks took their results at acceptance: only the ended ones are read.
     for (uint64_t ended = wave.ending; ended != 0; ended &= ended - 1)
       deliver(wave, static_cast<uint32_t>(__builtin_ctzll(ended)));
     end_lanes(wave, wave.ending);
+    wave.stepped = false;
     wave.ending = 0;
     return wave_stepped(index, result.complete_cycle);
   }

@@ -106,6 +106,10 @@ class TraversalShader final : public timing::WaveClient {
     // instruction in flight ends (delivered when it returns).
     uint64_t ending = 0;
     uint32_t live_lanes = 0;
+    // The instruction in flight's results were taken at acceptance (a TD
+    // whose lanes are not written ahead, RTL or traced, returns them
+    // with the instruction instead).
+    bool stepped = false;
   };
 
   uint32_t simd_of(size_t wave) const { return static_cast<uint32_t>(wave / params_.waves_per_simd); }

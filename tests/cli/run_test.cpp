@@ -81,6 +81,33 @@ TEST_F(RunCommand, WithoutTheScoreboardTheShaderTakesResultsAtAcceptanceWithTheS
   }
 }
 
+TEST_F(RunCommand, WithoutTheScoreboardATracedOrRtlRunStillStepsEveryWalk) {
+  // A traced TD, and one with the RTL datapaths, write no lane ahead: the
+  // results come back with the instruction, as with checks, and the shader
+  // must take them there though it asked for them at acceptance.
+  const fs::path checked = dir_ / "checked.json", checked_hits = dir_ / "checked.csv";
+  const RunResult a = run_tdsim(kSmallRun + " --stats " + checked.string() + " --hits-out " + checked_hits.string());
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  const fs::path traced = dir_ / "traced.json", traced_hits = dir_ / "traced.csv";
+  const RunResult b = run_tdsim(kSmallRun + " --scoreboard off --stats " + traced.string() + " --hits-out " +
+                                traced_hits.string() + " --trace-cycles 100 --trace " + (dir_ / "t.vcd").string());
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_EQ(read_file(traced), read_file(checked));
+  EXPECT_EQ(read_file(traced_hits), read_file(checked_hits));
+#if TDSIM_HAVE_RTL
+  // (The Series S config has the RTL units' latencies.)
+  const std::string series_s = "run --config " + std::string(TDSIM_SOURCE_DIR) +
+                               "/configs/xbox_series_s.yaml --width 32 --height 18 --hits-out ";
+  const fs::path model_hits = dir_ / "model.csv", rtl_hits = dir_ / "rtl.csv";
+  const RunResult c = run_tdsim(series_s + model_hits.string());
+  const RunResult d = run_tdsim(series_s + rtl_hits.string() + " --engine rtl --scoreboard off");
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+  ASSERT_EQ(d.exit_code, 0) << d.output;
+  EXPECT_GT(read_file(model_hits).size(), 100u);
+  EXPECT_EQ(read_file(rtl_hits), read_file(model_hits));
+#endif
+}
+
 TEST_F(RunCommand, SampledScoreboardChecksFewerLanesAndChangesNoHit) {
   const fs::path all = dir_ / "all.csv", sampled = dir_ / "sampled.csv";
   const RunResult full = run_tdsim(kSmallRun + " --hits-out " + all.string());
