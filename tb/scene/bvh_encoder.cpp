@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <stdexcept>
 
@@ -53,7 +54,7 @@ struct BoxPlan {
   std::vector<bool> fp16;      // by tree node
 };
 
-BoxPlan plan_boxes(const BvhTree& tree, double fp16_threshold) {
+BoxPlan plan_boxes(const BvhTree& tree, double fp16_threshold, bool root_fp32) {
   BoxPlan plan;
   plan.boxes.resize(tree.nodes.size());
   plan.fp16.resize(tree.nodes.size());
@@ -69,7 +70,7 @@ BoxPlan plan_boxes(const BvhTree& tree, double fp16_threshold) {
         below = merge(below, stored[slot.index].box[j]);
       boxes.box[i] = below;
     }
-    plan.fp16[n] = use_fp16(boxes, node.slot_count, fp16_threshold);
+    plan.fp16[n] = !(root_fp32 && n == 0) && use_fp16(boxes, node.slot_count, fp16_threshold);
     stored[n] = plan.fp16[n] ? round_trip_fp16(boxes) : boxes;
     plan.boxes[n] = boxes;
   }
@@ -121,64 +122,89 @@ bool use_fp16(const BoxNode& boxes, uint32_t slot_count, double fp16_threshold) 
   return rounded_area <= exact_area * (1 + fp16_threshold);
 }
 
-EncodedBvh encode_bvh(const Mesh& mesh, const BvhTree& tree, const BvhOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  const std::vector<uint32_t> order = leaf_order(tree, mesh.triangle_count());
-  const TrianglePack pack = pack_triangles(mesh, order, options.pack);
-  const BoxPlan plan = plan_boxes(tree, options.fp16_threshold);
-  const BoxLayout layout = lay_out_boxes(plan.fp16);
+BoxNodes plan_box_nodes(const BvhTree& tree, double fp16_threshold, bool root_fp32) {
+  BoxPlan plan = plan_boxes(tree, fp16_threshold, root_fp32);
+  BoxLayout layout = lay_out_boxes(plan.fp16);
+  BoxNodes nodes;
+  nodes.boxes = std::move(plan.boxes);
+  nodes.fp16 = std::move(plan.fp16);
+  nodes.unit = std::move(layout.unit);
+  nodes.unit_count = layout.unit_count;
+  nodes.padding_units = layout.padding_units;
+  return nodes;
+}
 
-  EncodedBvh bvh;
-  bvh.first_triangle_unit = layout.unit_count;
-  bvh.unit_count = layout.unit_count + pack.nodes.size();
-  if (bvh.unit_count > kMaxUnits)
-    throw std::runtime_error(fmt::format("{}: BVH needs {} node units, more than a 32-bit node pointer addresses",
-                                         mesh.name, bvh.unit_count));
-  const uint64_t base = options.base_address;
-  const auto unit_address = [base](uint64_t unit) { return base + unit * kNodeUnitBytes; };
-  const auto triangle_pointer = [&](uint32_t primitive) {
-    const TriangleLocation& at = pack.location[primitive];
-    return static_cast<uint32_t>(
-        NodePtr::make(bvh.first_triangle_unit + at.node, static_cast<NodeType>(at.slot)).raw);
-  };
+void write_box_nodes(const BvhTree& tree, const BoxNodes& nodes, const std::function<uint32_t(uint32_t)>& leaf_pointer,
+                     MemoryImage& memory, BvhLayout& out) {
+  const uint64_t base = out.base_unit * kNodeUnitBytes;
   const auto box_pointer = [&](uint32_t node) {
     return static_cast<uint32_t>(
-        NodePtr::make(layout.unit[node], plan.fp16[node] ? NodeType::kBox16 : NodeType::kBox32).raw);
+        NodePtr::make(nodes.unit[node], nodes.fp16[node] ? NodeType::kBox16 : NodeType::kBox32).raw);
   };
-
-  BvhReport& report = bvh.report;
+  BvhReport& report = out.report;
   NodeBytes bytes{};
   double slot_area_sum = 0;
   double root_area = 0;
   for (size_t n = 0; n < tree.nodes.size(); ++n) {
     const BvhBoxNode& node = tree.nodes[n];
-    BoxNode box = plan.boxes[n];
+    BoxNode box = nodes.boxes[n];
     for (uint32_t i = 0; i < node.slot_count; ++i) {
       const BvhSlot& slot = node.slots[i];
-      box.child[i] = slot.is_triangle ? triangle_pointer(slot.index) : box_pointer(slot.index);
+      box.child[i] = slot.is_triangle ? leaf_pointer(slot.index) : box_pointer(slot.index);
     }
-    if (plan.fp16[n]) {
+    if (nodes.fp16[n]) {
       encode_box16(box, bytes.data());
       ++report.box16_nodes;
     } else {
       encode_box32(box, bytes.data());
       ++report.box32_nodes;
     }
-    const NodeType type = plan.fp16[n] ? NodeType::kBox16 : NodeType::kBox32;
-    bvh.memory.write(unit_address(layout.unit[n]), bytes.data(), node_bytes(type));
+    const NodeType type = nodes.fp16[n] ? NodeType::kBox16 : NodeType::kBox32;
+    memory.write(base + nodes.unit[n] * kNodeUnitBytes, bytes.data(), node_bytes(type));
     // The SAH over the boxes as stored.
-    const BoxNode stored = plan.fp16[n] ? decode_box16(bytes.data()) : decode_box32(bytes.data());
+    const BoxNode stored = nodes.fp16[n] ? decode_box16(bytes.data()) : decode_box32(bytes.data());
     Aabb node_bounds = empty_box();
     for (uint32_t i = 0; i < node.slot_count; ++i) {
       slot_area_sum += surface_area(stored.box[i]);
       node_bounds = merge(node_bounds, stored.box[i]);
     }
     if (n == 0) {
-      bvh.bounds = node_bounds;
+      out.bounds = node_bounds;
       root_area = surface_area(node_bounds);
     }
   }
+  out.root = box_pointer(0);
+  report.padding_units = nodes.padding_units;
+  report.depth = tree.depth;
+  const uint64_t box_nodes = report.box16_nodes + report.box32_nodes;
+  report.fp16_fraction = box_nodes == 0 ? 0 : static_cast<double>(report.box16_nodes) / box_nodes;
+  report.sah_cost = root_area > 0 ? 1 + slot_area_sum / root_area : 1;
+}
 
+BvhLayout encode_bvh_into(const Mesh& mesh, const BvhTree& tree, const BvhOptions& options, bool root_fp32,
+                          uint64_t base_unit, MemoryImage& memory) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<uint32_t> order = leaf_order(tree, mesh.triangle_count());
+  const TrianglePack pack = pack_triangles(mesh, order, options.pack);
+  const BoxNodes nodes = plan_box_nodes(tree, options.fp16_threshold, root_fp32);
+
+  BvhLayout bvh;
+  bvh.base_unit = base_unit;
+  bvh.first_triangle_unit = nodes.unit_count;
+  bvh.unit_count = nodes.unit_count + pack.nodes.size();
+  if (bvh.unit_count > kMaxUnits)
+    throw std::runtime_error(fmt::format("{}: BVH needs {} node units, more than a 32-bit node pointer addresses",
+                                         mesh.name, bvh.unit_count));
+  const uint64_t base = base_unit * kNodeUnitBytes;
+  const auto triangle_pointer = [&](uint32_t primitive) {
+    const TriangleLocation& at = pack.location[primitive];
+    return static_cast<uint32_t>(
+        NodePtr::make(bvh.first_triangle_unit + at.node, static_cast<NodeType>(at.slot)).raw);
+  };
+  write_box_nodes(tree, nodes, triangle_pointer, memory, bvh);
+
+  BvhReport& report = bvh.report;
+  NodeBytes bytes{};
   bvh.slot_primitive.assign(4 * pack.nodes.size(), kNoPrimitive);
   for (size_t k = 0; k < pack.nodes.size(); ++k) {
     const PackedTriangleNode& packed = pack.nodes[k];
@@ -186,32 +212,40 @@ EncodedBvh encode_bvh(const Mesh& mesh, const BvhTree& tree, const BvhOptions& o
     node.vertex = packed.vertex;
     node.id = options.return_mode == 1 ? packed.remap_bits : static_cast<uint32_t>(4 * k);
     encode_triangle(node, bytes.data());
-    bvh.memory.write(unit_address(bvh.first_triangle_unit + k), bytes.data(), kNodeUnitBytes);
+    memory.write(base + (bvh.first_triangle_unit + k) * kNodeUnitBytes, bytes.data(), kNodeUnitBytes);
     for (uint32_t t = 0; t < 4; ++t) bvh.slot_primitive[4 * k + t] = packed.primitive[t];
     ++report.triangle_nodes_holding[packed.triangle_count - 1];
   }
-
-  bvh.root = box_pointer(0);
-  bvh.descriptor.base_256b = base / 256;
-  bvh.descriptor.size_units = bvh.unit_count - 1;
-  bvh.descriptor.box_sort = true;  // the traversal visits the nearest child first
-  bvh.descriptor.box_grow_ulps = options.box_grow_ulps;
-  bvh.descriptor.return_mode = options.return_mode;
 
   report.triangles = mesh.triangle_count();
   report.degenerate_triangles = mesh.triangle_count() - order.size();
   report.triangle_references = tree.triangle_references;
   report.triangle_nodes = pack.nodes.size();
-  report.padding_units = layout.padding_units;
   report.bytes = bvh.unit_count * kNodeUnitBytes;
-  report.depth = tree.depth;
   report.bytes_per_triangle = order.empty() ? 0 : static_cast<double>(report.bytes) / order.size();
-  const uint64_t box_nodes = report.box16_nodes + report.box32_nodes;
-  report.fp16_fraction = box_nodes == 0 ? 0 : static_cast<double>(report.box16_nodes) / box_nodes;
-  report.sah_cost = root_area > 0 ? 1 + slot_area_sum / root_area : 1;
   report.triangles_per_triangle_node =
       pack.nodes.empty() ? 0 : static_cast<double>(order.size()) / pack.nodes.size();
   report.encode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return bvh;
+}
+
+Descriptor bvh_descriptor(uint64_t base_address, uint64_t unit_count, const BvhOptions& options) {
+  Descriptor descriptor;
+  descriptor.base_256b = base_address / 256;
+  descriptor.size_units = unit_count - 1;
+  descriptor.box_sort = true;  // the traversal visits the nearest child first
+  descriptor.box_grow_ulps = options.box_grow_ulps;
+  descriptor.return_mode = options.return_mode;
+  return descriptor;
+}
+
+EncodedBvh encode_bvh(const Mesh& mesh, const BvhTree& tree, const BvhOptions& options) {
+  EncodedBvh bvh;
+  static_cast<BvhLayout&>(bvh) =
+      encode_bvh_into(mesh, tree, options, false, options.base_address / kNodeUnitBytes, bvh.memory);
+  // The descriptor's base is the BVH's: its pointers count units from there.
+  bvh.base_unit = 0;
+  bvh.descriptor = bvh_descriptor(options.base_address, bvh.unit_count, options);
   return bvh;
 }
 

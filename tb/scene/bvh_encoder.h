@@ -3,6 +3,9 @@
 // one node writer every tool shares.
 #pragma once
 
+#include <functional>
+#include <vector>
+
 #include "tb/scene/bvh_options.h"
 #include "tb/scene/bvh_tree.h"
 #include "tb/scene/encoded_bvh.h"
@@ -19,6 +22,32 @@ namespace td::scene {
 // stored box contains every stored box below it.
 // The report's build_seconds is left for the caller, which ran the build.
 EncodedBvh encode_bvh(const Mesh& mesh, const BvhTree& tree, const BvhOptions& options);
+
+// The same layout written into `memory` from unit `base_unit` (counted from
+// the descriptor's base; pointers stay relative to it). `root_fp32` keeps
+// the root an FP32 box node (a BLAS's, as the drivers' traversal expects).
+BvhLayout encode_bvh_into(const Mesh& mesh, const BvhTree& tree, const BvhOptions& options, bool root_fp32,
+                          uint64_t base_unit, MemoryImage& memory);
+
+// The descriptor of a BVH at `base_address` spanning `unit_count` units.
+Descriptor bvh_descriptor(uint64_t base_address, uint64_t unit_count, const BvhOptions& options);
+
+// The box-node part of an encoding, shared by the BLAS and the TLAS
+// encoders: each tree node's boxes (stored boxes of the nodes below, FP16
+// ones rounded outward), format and unit (relative to the BVH's unit 0).
+struct BoxNodes {
+  std::vector<BoxNode> boxes;
+  std::vector<bool> fp16;
+  std::vector<uint64_t> unit;
+  uint64_t unit_count = 0;
+  uint64_t padding_units = 0;
+};
+BoxNodes plan_box_nodes(const BvhTree& tree, double fp16_threshold, bool root_fp32);
+// Writes the box nodes at out.base_unit; a leaf slot's child pointer is
+// leaf_pointer(slot index). Sets out.root, out.bounds and the report's box
+// counts, padding, depth, FP16 fraction and SAH cost.
+void write_box_nodes(const BvhTree& tree, const BoxNodes& nodes, const std::function<uint32_t(uint32_t)>& leaf_pointer,
+                     MemoryImage& memory, BvhLayout& out);
 
 // True when a box node whose first `slot_count` boxes are these is stored as
 // FP16 under `fp16_threshold` (see BvhOptions): rounding outward grows the

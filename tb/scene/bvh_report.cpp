@@ -25,4 +25,28 @@ std::string format_report(const BvhReport& r) {
   return out;
 }
 
+std::string format_report(const SceneReport& r, const BvhReport& tlas) {
+  std::string out;
+  const auto line = [&out](const char* name, const std::string& value) {
+    out += fmt::format("  {:<28}{}\n", name, value);
+  };
+  line("instances", fmt::format("{} ({} placed) of {} BLASes", r.instances, r.placed_instances, r.blases));
+  line("triangles unique / placed", fmt::format("{} / {}", r.unique_triangles, r.instanced_triangles));
+  line("TLAS box nodes fp16 / fp32", fmt::format("{} / {} ({:.1f}% fp16), depth {}", tlas.box16_nodes,
+                                                   tlas.box32_nodes, 100 * tlas.fp16_fraction, tlas.depth));
+  line("TLAS bytes", fmt::format("{} ({} in instance nodes)", r.tlas_bytes, r.instance_node_bytes));
+  const BvhReport& b = r.blas_totals;
+  line("BLAS box nodes fp16 / fp32", fmt::format("{} / {} ({:.1f}% fp16), deepest {}", b.box16_nodes, b.box32_nodes,
+                                                   100 * b.fp16_fraction, b.depth));
+  line("BLAS triangle nodes", fmt::format("{} ({:.2f} triangles each; 1/2/3/4: {}/{}/{}/{})", b.triangle_nodes,
+                                          b.triangles_per_triangle_node, b.triangle_nodes_holding[0],
+                                          b.triangle_nodes_holding[1], b.triangle_nodes_holding[2],
+                                          b.triangle_nodes_holding[3]));
+  line("BLAS bytes", fmt::format("{} ({:.1f} per unique triangle)", r.blas_bytes, b.bytes_per_triangle));
+  line("bytes", fmt::format("{}", r.bytes));
+  line("TLAS SAH cost", fmt::format("{:.2f} TD operations per ray", tlas.sah_cost));
+  line("build time", fmt::format("{:.3f} s", r.build_seconds));
+  return out;
+}
+
 }  // namespace td::scene

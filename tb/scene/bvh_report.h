@@ -35,4 +35,21 @@ struct BvhReport {
 // An aligned table for people, one figure per line.
 std::string format_report(const BvhReport& report);
 
+// What a two-level build produced, besides each level's BvhReport.
+struct SceneReport {
+  uint64_t instances = 0;         // in the scene
+  uint64_t placed_instances = 0;  // with an instance node (the others' BLAS has no usable triangle)
+  uint64_t blases = 0;
+  uint64_t unique_triangles = 0;     // over the BLASes
+  uint64_t instanced_triangles = 0;  // over the placed instances
+  uint64_t tlas_bytes = 0;           // box and instance nodes
+  uint64_t instance_node_bytes = 0;  // of tlas_bytes
+  uint64_t blas_bytes = 0;           // every BLAS, with alignment
+  uint64_t bytes = 0;                // everything the descriptor spans
+  BvhReport blas_totals;             // the BLASes' reports added up (depth: the deepest)
+  double build_seconds = 0;          // all builds (not part of determinism)
+  double encode_seconds = 0;
+};
+std::string format_report(const SceneReport& report, const BvhReport& tlas);
+
 }  // namespace td::scene

@@ -1,6 +1,8 @@
 // bvh_tree.h — a 4-wide BVH as the builder leaves it and the encoder reads
 // it: box nodes whose up to four slots each hold a box node or exactly one
-// triangle (an index into the input mesh). No memory layout, no formats yet.
+// triangle (an index into the input mesh) — or, in a TLAS, exactly one
+// instance (an index into the scene's instances). No memory layout, no
+// formats yet.
 #pragma once
 
 #include <array>
@@ -13,8 +15,8 @@ namespace td::scene {
 
 struct BvhSlot {
   Aabb bounds;              // binary32, exact: rounding to FP16 is the encoder's
-  bool is_triangle = false;
-  uint32_t index = 0;       // a BvhTree::nodes index, or a mesh primitive index
+  bool is_triangle = false;  // a leaf: a triangle (BLAS) or an instance (TLAS)
+  uint32_t index = 0;       // a BvhTree::nodes index, or the leaf's primitive or instance index
 };
 
 struct BvhBoxNode {

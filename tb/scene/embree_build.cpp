@@ -225,29 +225,26 @@ class TreeConverter {
   BvhTree& tree_;
 };
 
-}  // namespace
 
-BvhTree build_bvh_tree(const Mesh& mesh, const BvhOptions& options) {
-  std::vector<RTCBuildPrimitive> prims;
-  prims.reserve(mesh.triangle_count());
-  for (uint32_t i = 0; i < mesh.triangle_count(); ++i) {
-    if (is_degenerate(mesh, i)) continue;
-    const Aabb box = triangle_bounds(mesh, i);
-    RTCBuildPrimitive prim{};
-    prim.lower_x = box.min[0];
-    prim.lower_y = box.min[1];
-    prim.lower_z = box.min[2];
-    prim.upper_x = box.max[0];
-    prim.upper_y = box.max[1];
-    prim.upper_z = box.max[2];
-    prim.geomID = 0;
-    prim.primID = i;
-    prims.push_back(prim);
-  }
-  if (prims.empty()) throw SceneError(fmt::format("{}: no usable triangle (all degenerate)", mesh.name));
+RTCBuildPrimitive build_primitive(const Aabb& box, uint32_t index) {
+  RTCBuildPrimitive prim{};
+  prim.lower_x = box.min[0];
+  prim.lower_y = box.min[1];
+  prim.lower_z = box.min[2];
+  prim.upper_x = box.max[0];
+  prim.upper_y = box.max[1];
+  prim.upper_z = box.max[2];
+  prim.geomID = 0;
+  prim.primID = index;
+  return prim;
+}
 
+// Embree's build over `prims` (spatial splits of `mesh`'s triangles when
+// given and quality is high), converted to a BvhTree.
+BvhTree build_tree(std::vector<RTCBuildPrimitive>& prims, const Mesh* mesh, const std::string& name,
+                   const BvhOptions& options) {
   const size_t count = prims.size();
-  const bool high = options.quality == BvhQuality::kHigh;
+  const bool high = options.quality == BvhQuality::kHigh && mesh != nullptr;
   // Spatial splits write their extra references after the input ones.
   prims.resize(high ? count + static_cast<size_t>(std::ceil(count * options.split_budget)) : count);
 
@@ -278,11 +275,11 @@ BvhTree build_bvh_tree(const Mesh& mesh, const BvhOptions& options) {
   args.createLeaf = create_leaf;
   args.splitPrimitive = high ? split_primitive : nullptr;
   args.buildProgress = nullptr;
-  args.userPtr = const_cast<Mesh*>(&mesh);
+  args.userPtr = const_cast<Mesh*>(mesh);
 
   auto* root = static_cast<EmbreeNode*>(rtcBuildBVH(&args));
   if (root == nullptr)
-    throw std::runtime_error(fmt::format("{}: embree BVH build failed (error {})", mesh.name,
+    throw std::runtime_error(fmt::format("{}: embree BVH build failed (error {})", name,
                                          static_cast<int>(rtcGetDeviceError(device.get()))));
 
   BvhTree tree;
@@ -293,6 +290,26 @@ BvhTree build_bvh_tree(const Mesh& mesh, const BvhOptions& options) {
   else
     converter.add_inner(*static_cast<EmbreeInner*>(root), 0);
   return tree;
+}
+
+}  // namespace
+
+BvhTree build_bvh_tree(const Mesh& mesh, const BvhOptions& options) {
+  std::vector<RTCBuildPrimitive> prims;
+  prims.reserve(mesh.triangle_count());
+  for (uint32_t i = 0; i < mesh.triangle_count(); ++i)
+    if (!is_degenerate(mesh, i)) prims.push_back(build_primitive(triangle_bounds(mesh, i), i));
+  if (prims.empty()) throw SceneError(fmt::format("{}: no usable triangle (all degenerate)", mesh.name));
+  return build_tree(prims, &mesh, mesh.name, options);
+}
+
+BvhTree build_bvh_tree_of_boxes(const std::vector<Aabb>& boxes, const std::string& name, const BvhOptions& options) {
+  std::vector<RTCBuildPrimitive> prims;
+  prims.reserve(boxes.size());
+  for (uint32_t i = 0; i < boxes.size(); ++i)
+    if (boxes[i].min[0] <= boxes[i].max[0]) prims.push_back(build_primitive(boxes[i], i));
+  if (prims.empty()) throw SceneError(fmt::format("{}: nothing to build a BVH over", name));
+  return build_tree(prims, nullptr, name, options);
 }
 
 }  // namespace td::scene

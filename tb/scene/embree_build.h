@@ -2,6 +2,9 @@
 // rtcBuildBVH (spatial splits at quality high) into a BvhTree.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "tb/scene/bvh_options.h"
 #include "tb/scene/bvh_tree.h"
 #include "tb/scene/mesh.h"
@@ -14,5 +17,10 @@ namespace td::scene {
 // count) and each leaf's triangles are sorted by primitive index.
 // Throws SceneError naming the mesh when no triangle is usable.
 BvhTree build_bvh_tree(const Mesh& mesh, const BvhOptions& options);
+
+// The same SAH build (binned, no spatial splits) over arbitrary leaf boxes:
+// a TLAS over its instances' world boxes. Leaf slot index i is boxes[i];
+// empty boxes (min > max) are left out. `name` names the structure in errors.
+BvhTree build_bvh_tree_of_boxes(const std::vector<Aabb>& boxes, const std::string& name, const BvhOptions& options);
 
 }  // namespace td::scene

@@ -10,6 +10,8 @@
 #include <cctype>
 #include <cstring>
 #include <filesystem>
+#include <functional>
+#include <cmath>
 #include <fstream>
 
 #include "model/sim/interrupt.h"
@@ -72,10 +74,10 @@ void check_ply_header(const std::string& path) {
                                  kPlyHeaderBytes / 1024));
 }
 
-// What the importing child leaves in its answer file: a mesh, or the
-// importer's own error message.
-constexpr char kAnswerMagic[8] = "tdmesh1";
-enum class Answer : uint32_t { kMesh = 0, kError = 1 };
+// What the importing child leaves in its answer file: a mesh, a scene, or
+// the importer's own error message.
+constexpr char kAnswerMagic[8] = "tdmesh2";
+enum class Answer : uint32_t { kMesh = 0, kError = 1, kScene = 2 };
 
 template <typename T>
 void write_pod(std::ofstream& out, const T& value) {
@@ -86,40 +88,140 @@ bool read_pod(std::ifstream& in, T& value) {
   return static_cast<bool>(in.read(reinterpret_cast<char*>(&value), sizeof value));
 }
 
-// The child's work: Assimp reads `path`; the triangles or the reason go to `answer_path`.
-int import_with_assimp(const std::string& path, const std::string& answer_path) {
+void write_string(std::ofstream& out, const std::string& text) {
+  write_pod(out, static_cast<uint32_t>(text.size()));
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+void write_mesh(std::ofstream& out, const Mesh& mesh) {
+  write_pod(out, static_cast<uint64_t>(mesh.positions.size()));
+  write_pod(out, static_cast<uint64_t>(mesh.triangles.size()));
+  out.write(reinterpret_cast<const char*>(mesh.positions.data()),
+            static_cast<std::streamsize>(mesh.positions.size() * sizeof(Vec3)));
+  out.write(reinterpret_cast<const char*>(mesh.triangles.data()),
+            static_cast<std::streamsize>(mesh.triangles.size() * sizeof(TriangleIndices)));
+}
+
+// A node's place in the graph, for errors: "Root/Car/Wheel.001".
+std::string node_path(const aiNode& node) {
+  std::string path = node.mName.length > 0 ? node.mName.C_Str() : "(unnamed)";
+  for (const aiNode* up = node.mParent; up != nullptr; up = up->mParent)
+    path = std::string(up->mName.length > 0 ? up->mName.C_Str() : "(unnamed)") + "/" + path;
+  return path;
+}
+
+// The node's visibility mask from glTF extras {"tdsim": {"mask": 0-255}}
+// (Assimp keeps a node's extras as its metadata); 0xff without one.
+uint8_t node_mask(const aiNode& node) {
+  if (node.mMetaData == nullptr) return 0xff;
+  aiMetadata tdsim;
+  if (!node.mMetaData->Get("tdsim", tdsim)) return 0xff;
+  const std::string where = "node '" + node_path(node) + "': extras tdsim.mask";
+  for (unsigned k = 0; k < tdsim.mNumProperties; ++k) {
+    if (std::string(tdsim.mKeys[k].C_Str()) != "mask") continue;
+    const aiMetadataEntry& entry = tdsim.mValues[k];
+    double value = -1;
+    switch (entry.mType) {
+      case AI_INT32: value = *static_cast<const int32_t*>(entry.mData); break;
+      case AI_UINT64: value = static_cast<double>(*static_cast<const uint64_t*>(entry.mData)); break;
+      case AI_FLOAT: value = *static_cast<const float*>(entry.mData); break;
+      case AI_DOUBLE: value = *static_cast<const double*>(entry.mData); break;
+      default: throw SceneError(where + ": must be a whole number 0..255");
+    }
+    if (!(value >= 0 && value <= 255) || value != static_cast<double>(static_cast<int>(value)))
+      throw SceneError(fmt::format("{}: must be a whole number 0..255 (got {})", where, value));
+    return static_cast<uint8_t>(value);
+  }
+  return 0xff;
+}
+
+// Every (node, mesh) pair in a depth-first pre-order walk from the root,
+// a node's meshes in order: one instance each, with the node's accumulated
+// transform (in double, rounded to binary32 once).
+struct PlacedMesh {
+  uint32_t mesh = 0;
+  std::array<double, 12> transform{};
+  uint8_t mask = 0xff;
+  std::string node;
+};
+void place_meshes(const aiNode& node, const std::array<double, 12>& parent, std::vector<PlacedMesh>& out) {
+  const aiMatrix4x4& local = node.mTransformation;
+  const double l[3][4] = {{local.a1, local.a2, local.a3, local.a4},
+                          {local.b1, local.b2, local.b3, local.b4},
+                          {local.c1, local.c2, local.c3, local.c4}};
+  std::array<double, 12> world{};
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c)
+      world[4 * r + c] = parent[4 * r] * l[0][c] + parent[4 * r + 1] * l[1][c] + parent[4 * r + 2] * l[2][c] +
+                         (c == 3 ? parent[4 * r + 3] : 0.0);
+  if (node.mNumMeshes > 0) {
+    const uint8_t mask = node_mask(node);
+    const std::string path = node_path(node);
+    for (unsigned k = 0; k < node.mNumMeshes; ++k) {
+      if (out.size() >= kMaxInstances)
+        throw SceneError(fmt::format("more than 2^24 instances (node '{}')", path));
+      out.push_back(PlacedMesh{node.mMeshes[k], world, mask, path});
+    }
+  }
+  for (unsigned c = 0; c < node.mNumChildren; ++c) place_meshes(*node.mChildren[c], world, out);
+}
+
+void write_scene(std::ofstream& out, const aiScene& scene) {
+  std::vector<PlacedMesh> placed;
+  if (scene.mRootNode != nullptr) place_meshes(*scene.mRootNode, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, placed);
+  write_pod(out, static_cast<uint64_t>(scene.mNumMeshes));
+  for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
+    Mesh mesh;
+    append_triangles(*scene.mMeshes[m], mesh);
+    write_string(out, scene.mMeshes[m]->mName.C_Str());
+    write_mesh(out, mesh);
+  }
+  write_pod(out, static_cast<uint64_t>(placed.size()));
+  for (const PlacedMesh& p : placed) {
+    write_pod(out, p.mesh);
+    write_pod(out, p.transform);
+    write_pod(out, p.mask);
+    write_string(out, p.node);
+  }
+}
+
+// The child's work: Assimp reads `path`; the triangles (one mesh, node
+// transforms applied), the scene (meshes and placements) or the reason go
+// to `answer_path`.
+int import_with_assimp(const std::string& path, const std::string& answer_path, Answer want) {
   std::ofstream out(answer_path, std::ios::binary | std::ios::trunc);
   out.write(kAnswerMagic, sizeof kAnswerMagic);
-  Mesh mesh;
   std::string error;
   try {
     Assimp::Importer importer;
     // Drop points and lines at import so SortByPType leaves triangle meshes only.
     importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
-    const aiScene* scene = importer.ReadFile(
-        path, aiProcess_Triangulate | aiProcess_PreTransformVertices | aiProcess_SortByPType);
+    const unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType |
+                           (want == Answer::kMesh ? aiProcess_PreTransformVertices : 0u);
+    const aiScene* scene = importer.ReadFile(path, flags);
     if (scene == nullptr) {
       error = one_line(importer.GetErrorString());
     } else {
-      for (unsigned m = 0; m < scene->mNumMeshes; ++m) append_triangles(*scene->mMeshes[m], mesh);
+      write_pod(out, want);
+      if (want == Answer::kMesh) {
+        Mesh mesh;
+        for (unsigned m = 0; m < scene->mNumMeshes; ++m) append_triangles(*scene->mMeshes[m], mesh);
+        write_mesh(out, mesh);
+      } else {
+        write_scene(out, *scene);
+      }
     }
   } catch (const std::exception& e) {  // SceneError, std::bad_alloc past the memory limit, Assimp's own
     error = one_line(e.what());
   }
   if (!error.empty()) {
+    out.seekp(sizeof kAnswerMagic);
     write_pod(out, Answer::kError);
     write_pod(out, static_cast<uint32_t>(error.size()));
     out.write(error.data(), static_cast<std::streamsize>(error.size()));
-  } else {
-    write_pod(out, Answer::kMesh);
-    write_pod(out, static_cast<uint64_t>(mesh.positions.size()));
-    write_pod(out, static_cast<uint64_t>(mesh.triangles.size()));
-    out.write(reinterpret_cast<const char*>(mesh.positions.data()),
-              static_cast<std::streamsize>(mesh.positions.size() * sizeof(Vec3)));
-    out.write(reinterpret_cast<const char*>(mesh.triangles.data()),
-              static_cast<std::streamsize>(mesh.triangles.size() * sizeof(TriangleIndices)));
   }
   out.close();
+  if (!error.empty()) std::filesystem::resize_file(answer_path, sizeof kAnswerMagic + sizeof(Answer) + 4 + error.size());
   return out ? 0 : 3;
 }
 
@@ -146,36 +248,109 @@ class AnswerFile {
   int slot_ = -1;
 };
 
-Mesh read_answer(const std::string& path, const std::string& answer_path) {
-  std::ifstream in(answer_path, std::ios::binary);
-  const auto size = std::filesystem::file_size(answer_path);
-  char magic[sizeof kAnswerMagic] = {};
-  Answer answer{};
-  in.read(magic, sizeof magic);
-  if (!in || std::memcmp(magic, kAnswerMagic, sizeof magic) != 0 || !read_pod(in, answer))
-    throw SceneError(fmt::format("{}: cannot read mesh: the importer gave no answer", path));
-  if (answer == Answer::kError) {
-    uint32_t length = 0;
-    std::string message;
-    if (read_pod(in, length) && length <= size) {
-      message.resize(length);
-      in.read(message.data(), length);
+// The child's answer file, read back: every count is checked against the
+// bytes left, so a short or broken answer is an error, not an allocation.
+class AnswerReader {
+ public:
+  AnswerReader(const std::string& path, const std::string& answer_path)
+      : path_(path), in_(answer_path, std::ios::binary), left_(std::filesystem::file_size(answer_path)) {}
+
+  // The answer's kind; throws the importer's own error for kError.
+  Answer kind() {
+    char magic[sizeof kAnswerMagic] = {};
+    Answer answer{};
+    if (!bytes(magic, sizeof magic) || std::memcmp(magic, kAnswerMagic, sizeof magic) != 0 || !pod(answer))
+      throw SceneError(fmt::format("{}: cannot read mesh: the importer gave no answer", path_));
+    if (answer == Answer::kError) {
+      uint32_t length = 0;
+      std::string message;
+      if (pod(length) && length <= left_) {
+        message.resize(length);
+        bytes(message.data(), length);
+      }
+      throw SceneError(fmt::format("{}: cannot read mesh: {}", path_, message));
     }
-    throw SceneError(fmt::format("{}: cannot read mesh: {}", path, message));
+    return answer;
   }
-  uint64_t positions = 0, triangles = 0;
-  const uint64_t header = sizeof kAnswerMagic + sizeof answer + 2 * sizeof(uint64_t);
-  if (!read_pod(in, positions) || !read_pod(in, triangles) ||
-      header + positions * sizeof(Vec3) + triangles * sizeof(TriangleIndices) != size)
-    throw SceneError(fmt::format("{}: cannot read mesh: the importer's answer is cut short", path));
-  Mesh mesh;
-  mesh.name = path;
-  mesh.positions.resize(positions);
-  mesh.triangles.resize(triangles);
-  in.read(reinterpret_cast<char*>(mesh.positions.data()), static_cast<std::streamsize>(positions * sizeof(Vec3)));
-  in.read(reinterpret_cast<char*>(mesh.triangles.data()),
-          static_cast<std::streamsize>(triangles * sizeof(TriangleIndices)));
-  return mesh;
+  template <typename T>
+  T pod() {
+    T value{};
+    if (!pod(value)) cut_short();
+    return value;
+  }
+  std::string string() {
+    const auto length = pod<uint32_t>();
+    if (length > left_) cut_short();
+    std::string text(length, '\0');
+    bytes(text.data(), length);
+    return text;
+  }
+  void mesh(Mesh& mesh) {
+    const auto positions = pod<uint64_t>(), triangles = pod<uint64_t>();
+    if (positions > left_ / sizeof(Vec3) || triangles > left_ / sizeof(TriangleIndices) ||
+        positions * sizeof(Vec3) + triangles * sizeof(TriangleIndices) > left_)
+      cut_short();
+    mesh.positions.resize(positions);
+    mesh.triangles.resize(triangles);
+    bytes(mesh.positions.data(), positions * sizeof(Vec3));
+    bytes(mesh.triangles.data(), triangles * sizeof(TriangleIndices));
+  }
+  uint64_t count(size_t least_bytes_each) {
+    const auto n = pod<uint64_t>();
+    if (n > left_ / least_bytes_each) cut_short();
+    return n;
+  }
+  void expect_end() const {
+    if (left_ != 0) cut_short();
+  }
+
+ private:
+  template <typename T>
+  bool pod(T& value) {
+    return bytes(&value, sizeof value);
+  }
+  bool bytes(void* out, size_t length) {
+    if (length > left_) return false;
+    if (!in_.read(static_cast<char*>(out), static_cast<std::streamsize>(length))) return false;
+    left_ -= length;
+    return true;
+  }
+  [[noreturn]] void cut_short() const {
+    throw SceneError(fmt::format("{}: cannot read mesh: the importer's answer is cut short", path_));
+  }
+
+  std::string path_;
+  std::ifstream in_;
+  uint64_t left_;
+};
+
+// Imports `path` in a child process (see load_mesh()).
+void import_forked(const std::string& path, const tb::ForkLimits& limits, Answer want,
+                   const std::function<void(AnswerReader&)>& read) {
+  // Assimp says "file not found" in its own words; an explicit check names
+  // the cause the way every other input error of the tool does.
+  // A FIFO would block the open itself, and Assimp reads only files it can
+  // size: anything but a regular file is refused first.
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw SceneError(fmt::format("{}: not a regular file (a mesh must be one)", path));
+  if (!std::ifstream(path)) throw SceneError(fmt::format("{}: cannot open mesh file", path));
+  check_ply_header(path);
+
+  // Assimp asserts (aborting the process), loops or runs out of memory on
+  // some broken files: it reads in a child process, so those are errors too.
+  const AnswerFile answer;
+  const tb::ForkedResult ended =
+      tb::call_forked([&]() { return import_with_assimp(path, answer.path(), want); }, limits);
+  if (ended.ended != tb::ForkedResult::Ended::kExited || ended.code != 0)
+    throw SceneError(fmt::format("{}: cannot read mesh: the importer (Assimp) stopped: {}{}", path,
+                                 tb::describe_end(ended, limits),
+                                 ended.last_line.empty() ? "" : ": " + ended.last_line));
+  AnswerReader reader(path, answer.path());
+  if (reader.kind() != want) throw SceneError(fmt::format("{}: cannot read mesh: the importer gave no answer", path));
+  read(reader);
+  reader.expect_end();
 }
 
 }  // namespace
@@ -193,32 +368,53 @@ tb::ForkLimits default_import_limits(const std::string& path) {
 Mesh load_mesh(const std::string& path) { return load_mesh(path, default_import_limits(path)); }
 
 Mesh load_mesh(const std::string& path, const tb::ForkLimits& limits) {
-  // Assimp says "file not found" in its own words; an explicit check names
-  // the cause the way every other input error of the tool does.
-  // A FIFO would block the open itself, and Assimp reads only files it can
-  // size: anything but a regular file is refused first.
-  std::error_code error;
-  const auto status = std::filesystem::status(path, error);
-  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-    throw SceneError(fmt::format("{}: not a regular file (a mesh must be one)", path));
-  if (!std::ifstream(path)) throw SceneError(fmt::format("{}: cannot open mesh file", path));
-  check_ply_header(path);
-
-  // Assimp asserts (aborting the process), loops or runs out of memory on
-  // some broken files: it reads in a child process, so those are errors too.
-  const AnswerFile answer;
-  const tb::ForkedResult ended =
-      tb::call_forked([&]() { return import_with_assimp(path, answer.path()); }, limits);
-  if (ended.ended != tb::ForkedResult::Ended::kExited || ended.code != 0)
-    throw SceneError(fmt::format("{}: cannot read mesh: the importer (Assimp) stopped: {}{}", path,
-                                 tb::describe_end(ended, limits),
-                                 ended.last_line.empty() ? "" : ": " + ended.last_line));
-  Mesh mesh = read_answer(path, answer.path());
+  Mesh mesh;
+  mesh.name = path;
+  import_forked(path, limits, Answer::kMesh, [&](AnswerReader& reader) { reader.mesh(mesh); });
   if (mesh.triangles.empty()) throw SceneError(fmt::format("{}: mesh has no triangles", path));
   if (usable_triangle_count(mesh) == 0)
     throw SceneError(fmt::format("{}: all {} triangles are degenerate (zero area, non-finite or past 1.844e18)", path,
                                  mesh.triangles.size()));
   return mesh;
+}
+
+Scene load_scene(const std::string& path) { return load_scene(path, default_import_limits(path)); }
+
+Scene load_scene(const std::string& path, const tb::ForkLimits& limits) {
+  Scene scene;
+  scene.name = path;
+  import_forked(path, limits, Answer::kScene, [&](AnswerReader& reader) {
+    const uint64_t meshes = reader.count(20);
+    scene.blases.resize(meshes);
+    for (uint64_t m = 0; m < meshes; ++m) {
+      Mesh& mesh = scene.blases[m];
+      const std::string name = reader.string();
+      mesh.name = fmt::format("{}#{}{}", path, m, name.empty() ? "" : " (" + name + ")");
+      reader.mesh(mesh);
+    }
+    const uint64_t placements = reader.count(sizeof(uint32_t) + 12 * sizeof(double) + 1 + 4);
+    scene.instances.resize(placements);
+    for (uint64_t i = 0; i < placements; ++i) {
+      Instance& instance = scene.instances[i];
+      instance.blas = reader.pod<uint32_t>();
+      const auto transform = reader.pod<std::array<double, 12>>();
+      instance.mask = reader.pod<uint8_t>();
+      instance.node = "node '" + reader.string() + "'";
+      if (instance.blas >= meshes)
+        throw SceneError(fmt::format("{}: {}: mesh {} of {}", path, instance.node, instance.blas, meshes));
+      for (int k = 0; k < 12; ++k) {
+        instance.object_to_world.m[k] = static_cast<float>(transform[k]);
+        if (!std::isfinite(instance.object_to_world.m[k]))
+          throw SceneError(fmt::format("{}: {}: transform has a non-finite entry", path, instance.node));
+      }
+    }
+  });
+  if (scene.unique_triangles() == 0) throw SceneError(fmt::format("{}: mesh has no triangles", path));
+  bool usable = false;
+  for (const Instance& instance : scene.instances) usable = usable || usable_triangle_count(scene.blases[instance.blas]) > 0;
+  if (!usable)
+    throw SceneError(fmt::format("{}: no node places a usable triangle (zero area, non-finite or past 1.844e18)", path));
+  return scene;
 }
 
 }  // namespace td::scene

@@ -7,6 +7,7 @@
 
 #include "tb/common/forked_call.h"
 #include "tb/scene/mesh.h"
+#include "tb/scene/scene.h"
 
 namespace td::scene {
 
@@ -29,5 +30,17 @@ constexpr uint64_t kImportBaseBytes = uint64_t{4} << 30;
 constexpr uint64_t kImportBytesPerFileByte = 64;
 tb::ForkLimits default_import_limits(const std::string& path);
 Mesh load_mesh(const std::string& path, const tb::ForkLimits& limits);
+
+// The file as a two-level scene, its node graph kept (no transforms
+// applied): each Assimp mesh is one BLAS, built once however many nodes
+// place it; each (node, mesh of aiNode::mMeshes) pair is one instance, with
+// the node's transform accumulated from the root (in double, rounded once),
+// numbered in a depth-first pre-order walk from the root node, a node's
+// meshes in order. Files without a node graph (OBJ, OFF, PLY, STL) come out
+// as one identity instance per mesh. A glTF node's extras may set the mask
+// of its instances: {"tdsim": {"mask": 0-255}}. Same errors as load_mesh,
+// and a mask out of range or a non-finite transform names the node.
+Scene load_scene(const std::string& path);
+Scene load_scene(const std::string& path, const tb::ForkLimits& limits);
 
 }  // namespace td::scene

@@ -34,6 +34,7 @@ inline Ray lane_ray(const SceneRay& ray) {
 struct RayHit {
   bool hit = false;
   float t = std::numeric_limits<float>::infinity();
+  uint32_t instance = 0;  // the scene's instance index (0 for a one-level BVH); the primitive is its mesh's
   uint32_t primitive = 0xffffffffu;
   float u = 0, v = 0;
   // det > 0: the ray travels against the normal (P1-P0) x (P2-P0) of the

@@ -9,10 +9,11 @@
 
 namespace td::scene {
 
-SurfacePoint surface_point(const Mesh& mesh, const SceneRay& ray, const RayHit& hit) {
-  const Vec3& p0 = mesh.vertex(hit.primitive, 0);
-  const Vec3& p1 = mesh.vertex(hit.primitive, 1);
-  const Vec3& p2 = mesh.vertex(hit.primitive, 2);
+namespace {
+
+// The hit's point and normal on the triangle with these world-space corners.
+SurfacePoint surface_point_of(const Vec3& p0, const Vec3& p1, const Vec3& p2, const SceneRay& ray,
+                              const RayHit& hit) {
   SurfacePoint point;
   if (std::isnan(hit.u) || std::isnan(hit.v)) {
     point.position = add(ray.origin, scale(ray.dir, hit.t));
@@ -26,6 +27,22 @@ SurfacePoint surface_point(const Mesh& mesh, const SceneRay& ray, const RayHit& 
   for (const Vec3* corner : {&p0, &p1, &p2})
     for (int a = 0; a < 3; ++a) point.error_scale = std::fmax(point.error_scale, std::fabs((*corner)[a]));
   return point;
+}
+
+}  // namespace
+
+SurfacePoint surface_point(const Mesh& mesh, const SceneRay& ray, const RayHit& hit) {
+  return surface_point_of(mesh.vertex(hit.primitive, 0), mesh.vertex(hit.primitive, 1), mesh.vertex(hit.primitive, 2),
+                          ray, hit);
+}
+
+SurfacePoint surface_point(const Scene& scene, const SceneRay& ray, const RayHit& hit) {
+  const Instance& instance = scene.instances[hit.instance];
+  const Mesh& mesh = scene.blases[instance.blas];
+  if (instance.object_to_world.is_identity()) return surface_point(mesh, ray, hit);
+  const Transform3x4& t = instance.object_to_world;
+  return surface_point_of(apply_point(t, mesh.vertex(hit.primitive, 0)), apply_point(t, mesh.vertex(hit.primitive, 1)),
+                          apply_point(t, mesh.vertex(hit.primitive, 2)), ray, hit);
 }
 
 Vec3 offset_origin(const SurfacePoint& point) {

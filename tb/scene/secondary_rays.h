@@ -7,6 +7,7 @@
 
 #include "model/isa/node.h"
 #include "tb/scene/mesh.h"
+#include "tb/scene/scene.h"
 #include "tb/scene/scene_ray.h"
 
 namespace td::scene {
@@ -25,6 +26,9 @@ struct SurfacePoint {
 // the barycentrics when the hit has them (return mode 1), else origin +
 // t dir; the triangle's geometric normal, turned to face the ray.
 SurfacePoint surface_point(const Mesh& mesh, const SceneRay& ray, const RayHit& hit);
+// The same on the hit instance's mesh, its corners placed in the world by
+// the instance's object-to-world transform (apply_point).
+SurfacePoint surface_point(const Scene& scene, const SceneRay& ray, const RayHit& hit);
 
 // The point pushed off the surface along the normal, first by 2^-15 of its
 // error_scale, then by a few ULPs of its own coordinates (Wächter and

@@ -1,6 +1,7 @@
 #include "tb/traversal/functional_trace.h"
 
 #include <algorithm>
+#include <array>
 
 #include "model/ref/intersect.h"
 
@@ -15,13 +16,23 @@ void TraceTotals::add(const TraversalCounters& counters, bool hit) {
   dropped_entries += counters.dropped_entries;
   faults += counters.faults;
   max_stack = std::max(max_stack, counters.max_stack);
+  tlas_box_steps += counters.tlas_box_steps;
+  instance_steps += counters.instance_steps;
+  transforms += counters.transforms;
 }
 
 namespace {
 
 void walk(const scene::EncodedBvh& bvh, RayTraversal& traversal) {
-  while (!traversal.done())
+  while (!traversal.done()) {
+    if (traversal.wants_load()) {  // the instance step's loads, straight from memory
+      std::array<uint32_t, 16> dwords{};
+      bvh.memory.read(traversal.load_address(), reinterpret_cast<uint8_t*>(dwords.data()), sizeof dwords);
+      traversal.consume_instance(dwords);
+      continue;
+    }
     traversal.consume(ref::intersect(bvh.descriptor, traversal.next_instruction(), bvh.memory));
+  }
 }
 
 }  // namespace

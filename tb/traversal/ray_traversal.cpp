@@ -11,7 +11,7 @@ namespace td::traversal {
 
 // Tens of thousands of walks are in flight in a timed run: the members are
 // ordered so a step touches the first two lines (kStepBytes) of three.
-static_assert(sizeof(RayTraversal) == 3 * 64, "a walk outgrew its three cache lines: see the member order");
+static_assert(sizeof(RayTraversal) == 4 * 64, "a walk outgrew its four cache lines: see the member order");
 
 void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ray, const TraversalOptions& options) {
   if (options.stack_entries < 1 || options.stack_entries > kMaxStackEntries)
@@ -25,11 +25,16 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
   return_mode0_ = bvh.descriptor.return_mode == 0;
   trail_length_ = 0;
   stack_bottom_ = stack_size_ = max_stack_ = 0;
-  has_hit_ = front_face_ = false;
+  has_hit_ = front_face_ = in_blas_ = loading_ = false;
   primitive_ = scene::kNoPrimitive;
+  hit_instance_ = 0;
   u_ = v_ = 0;
   box_steps_ = triangle_steps_ = restarts_ = dropped_entries_ = faults_ = 0;
-  lane_ = LaneInput::from_ray(scene::lane_ray(ray), bvh.root);
+  tlas_box_steps_ = instance_steps_ = transforms_ = 0;
+  instance_mask_ = options.instance_mask;
+  world_origin_ = ray.origin;
+  world_dir_ = ray.dir;
+  lane_ = LaneInput::from_ray(scene::lane_ray(ray), bvh.root, bvh.op);
   level_ = 0;
   done_ = ref::lane_is_inactive(lane_, lane_.ray());
 }
@@ -39,6 +44,7 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
 // the walk's instructions).
 [[gnu::always_inline]] inline void RayTraversal::consume_box(const LaneResult& result) {
   ++box_steps_;
+  if (!in_blas_ && bvh_->two_level()) ++tlas_box_steps_;
   uint32_t hits = 0;
   while (hits < 4 && result.dwords[hits] != kInvalidChild) ++hits;
   const uint32_t level = level_;
@@ -83,12 +89,21 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
     has_hit_ = true;
     lane_.ray_dwords[0] = bits_of(t);
     front_face_ = det > 0;
+    // The triangle's BVH: the BLAS of the instance the walk is in, or the one level.
+    const scene::BvhLayout* layout = bvh_;
+    uint64_t relative_ptr = lane_.node_ptr;
+    if (in_blas_) {
+      const uint32_t ordinal = bvh_->instance_ordinal(instance_node_);
+      hit_instance_ = bvh_->instance_index[ordinal];
+      layout = &bvh_->blases[bvh_->instance_blas[ordinal]];
+      relative_ptr -= blas_base_ptr_;
+    }
     if (return_mode0_) {
       const uint32_t slot = result.dwords[2];
-      primitive_ = slot < bvh_->slot_primitive.size() ? bvh_->slot_primitive[slot] : scene::kNoPrimitive;
+      primitive_ = slot < layout->slot_primitive.size() ? layout->slot_primitive[slot] : scene::kNoPrimitive;
       u_ = v_ = std::numeric_limits<float>::quiet_NaN();
     } else {
-      primitive_ = bvh_->primitive_of(static_cast<uint32_t>(lane_.node_ptr));
+      primitive_ = layout->primitive_of(relative_ptr);
       u_ = float_of(result.dwords[2]) / det;
       v_ = float_of(result.dwords[3]) / det;
     }
@@ -105,6 +120,7 @@ scene::RayHit RayTraversal::hit() const {
   if (!has_hit_) return hit;
   hit.hit = true;
   hit.t = float_of(lane_.ray_dwords[0]);
+  hit.instance = hit_instance_;
   hit.primitive = primitive_;
   hit.u = u_;
   hit.v = v_;
@@ -118,6 +134,14 @@ void RayTraversal::consume(const LaneResult& result) {
     return;
   }
   if (result.outcome != LaneOutcome::kBoxNode && result.outcome != LaneOutcome::kTriangle) {
+    if (result.outcome == LaneOutcome::kReservedType && !in_blas_ && bvh_->two_level() &&
+        NodePtr{lane_.node_ptr}.type() == scene::kInstanceNodeType) {
+      // An instance node: the TD answers all ones; its data comes by loads.
+      ++instance_steps_;
+      instance_node_ = static_cast<uint32_t>(lane_.node_ptr);
+      loading_ = true;
+      return;
+    }
     ++faults_;
     finish_node();
     return;
@@ -147,17 +171,60 @@ void RayTraversal::finish_node() {
   set_trail_level(trail, level - 1, (bits & 3u) + 1, (bits >> 2) + 1);  // its next sorted child
   trail_length_ = static_cast<uint8_t>(level);
   if (stack_size_ > 0) {
+    // The sibling is at `level`: in the TLAS again if that is at or above the instance node.
+    if (in_blas_ && level <= instance_level_) leave_blas();
     go_to(pop(), level);  // the stack's top is this very sibling
     return;
   }
   // Its entry was dropped: walk down again from the root along the trail.
   ++restarts_;
+  if (in_blas_) leave_blas();
   go_to(bvh_->root, 0);
 }
 
 void RayTraversal::go_to(uint32_t node_ptr, uint32_t level) {
-  lane_.node_ptr = node_ptr;
+  lane_.node_ptr = in_blas_ ? blas_base_ptr_ + node_ptr : node_ptr;
   level_ = static_cast<uint8_t>(level);
+}
+
+uint64_t RayTraversal::load_address() const {
+  return bvh_->descriptor.base_256b * 256 + (uint64_t{instance_node_} >> 3) * kNodeUnitBytes;
+}
+
+void RayTraversal::consume_instance(const std::array<uint32_t, 16>& dwords) {
+  loading_ = false;
+  if (((dwords[12] >> 24) & instance_mask_) == 0) {  // masked out: a leaf with nothing in it
+    finish_node();
+    return;
+  }
+  scene::Transform3x4 world_to_object;
+  for (int i = 0; i < 12; ++i) world_to_object.m[i] = float_of(dwords[i]);
+  const uint64_t blas_root = dwords[14] | uint64_t{dwords[15]} << 32;
+  Ray ray;
+  ray.extent = float_of(lane_.ray_dwords[0]);
+  ray.origin = scene::apply_point(world_to_object, world_origin_);
+  ray.dir = scene::apply_direction(world_to_object, world_dir_);
+  for (int a = 0; a < 3; ++a) ray.inv_dir[a] = 1.0f / ray.dir[a];
+  lane_ = LaneInput::from_ray(ray, blas_root, bvh_->op);
+  ++transforms_;
+  // On the trail the instance node is a level with one hit child, the BLAS root.
+  const uint32_t level = level_;
+  set_trail_level(trail(), level, 0, 1);
+  if (trail_length_ <= level) trail_length_ = static_cast<uint8_t>(level + 1);
+  in_blas_ = true;
+  instance_level_ = static_cast<uint8_t>(level);
+  blas_base_ptr_ = blas_root & ~uint64_t{7};
+  level_ = static_cast<uint8_t>(level + 1);
+}
+
+void RayTraversal::leave_blas() {
+  in_blas_ = false;
+  Ray ray;
+  ray.extent = float_of(lane_.ray_dwords[0]);
+  ray.origin = world_origin_;
+  ray.dir = world_dir_;
+  for (int a = 0; a < 3; ++a) ray.inv_dir[a] = 1.0f / ray.dir[a];
+  lane_ = LaneInput::from_ray(ray, lane_.node_ptr, bvh_->op);
 }
 
 void RayTraversal::push(uint32_t node_ptr) {

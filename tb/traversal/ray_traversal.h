@@ -16,6 +16,23 @@
 // A closest hit shrinks the ray's extent for every later step (which also
 // prunes children past it, always a suffix of the sorted order); an any-hit
 // walk ends at the first hit.
+//
+// Two levels (a TLAS over instances, encoded_bvh.h), as the drivers walk
+// them (gpurt TraceRay1_1.hlsl, RADV radv_build_ray_traversal): the
+// instruction is issued on an instance node too, and its all-ones answer
+// (reserved type: nothing fetched) starts the instance step. The walk then
+// wants the instance node's first 64 bytes (wants_load(): four 16-byte
+// vector loads, load_address()); consume_instance() takes them, tests the
+// instance's mask against the ray's (options.instance_mask), transforms the
+// world ray's origin and direction by the world-to-object matrix in binary32
+// (apply_point / apply_direction of scene.h; the direction is not
+// renormalised, so t stays the world ray's), recomputes inv_dir = 1/dir,
+// records the instance node's level (the trail's counterpart of gpurt's
+// stackPtrTop) and continues at the BLAS root, adding the BLAS's base to
+// every child pointer below. When the walk next goes to a node at or above
+// that level (a pop, or a restart from the TLAS root) it restores the world
+// ray and the TLAS; the extent (the closest hit's t) carries across. On
+// the trail an instance node is a level with one hit child.
 #pragma once
 
 #include <array>
@@ -33,6 +50,7 @@ enum class HitMode : uint8_t { kClosest, kAny };
 struct TraversalOptions {
   HitMode mode = HitMode::kClosest;
   uint32_t stack_entries = 16;  // 1..kMaxStackEntries
+  uint8_t instance_mask = 0xff;  // the ray's: an instance is entered when its mask AND this is non-zero
 };
 
 struct TraversalCounters {
@@ -42,15 +60,25 @@ struct TraversalCounters {
   uint32_t dropped_entries = 0; // stack pushes that overwrote the oldest entry
   uint32_t max_stack = 0;       // most entries held at once
   uint32_t faults = 0;          // results that were not a node test (all ones): a broken BVH
-  uint32_t steps() const { return box_steps + triangle_steps; }
+  uint32_t tlas_box_steps = 0;  // of box_steps, on TLAS box nodes
+  uint32_t instance_steps = 0;  // instructions on instance nodes (each followed by the instance's loads)
+  uint32_t transforms = 0;      // instances entered (mask passed, ray transformed)
+  uint32_t steps() const { return box_steps + triangle_steps + instance_steps; }
 };
 
-// Aligned to a cache line, three lines in all: the lane a wave copies into
+// Aligned to a cache line, four lines in all: the lane a wave copies into
 // its instruction (lane_, first) is then one line, not two.
 class alignas(64) RayTraversal {
  public:
   RayTraversal()
-      : done_(true), has_hit_(false), return_mode0_(true), spilled_(false), any_hit_(false), front_face_(false) {}
+      : done_(true),
+        has_hit_(false),
+        return_mode0_(true),
+        spilled_(false),
+        any_hit_(false),
+        front_face_(false),
+        in_blas_(false),
+        loading_(false) {}
   RayTraversal(const RayTraversal&) = delete;
   RayTraversal& operator=(const RayTraversal&) = delete;
 
@@ -77,9 +105,19 @@ class alignas(64) RayTraversal {
   // The result of next_instruction(), from any engine.
   void consume(const LaneResult& result);
 
+  // The instance step (two levels): the walk wants the instance node's
+  // first kInstanceTraversalBytes (64) at load_address() before its next
+  // instruction, as kInstanceLoads loads of four dwords; consume_instance()
+  // takes them (dwords little-endian, as the loads return them).
+  static constexpr uint32_t kInstanceLoads = 4;
+  bool wants_load() const { return loading_; }
+  uint64_t load_address() const;
+  void consume_instance(const std::array<uint32_t, 16>& dwords);
+
   scene::RayHit hit() const;
   TraversalCounters counters() const {
-    return TraversalCounters{box_steps_, triangle_steps_, restarts_, dropped_entries_, max_stack_, faults_};
+    return TraversalCounters{box_steps_,      triangle_steps_, restarts_,       dropped_entries_, max_stack_,
+                             faults_,         tlas_box_steps_, instance_steps_, transforms_};
   }
 
   // Heap bytes a walk adds when its stack or trail outgrows what it holds
@@ -102,7 +140,9 @@ class alignas(64) RayTraversal {
   void consume_box(const LaneResult& result);
   void consume_triangle(const LaneResult& result);
   void finish_node();  // the current node's subtree is done: find the next
+  // A child pointer (relative to the BLAS the walk is in, if any) at `level`.
   void go_to(uint32_t node_ptr, uint32_t level);
+  void leave_blas();  // back to the TLAS and the world ray
   void push(uint32_t node_ptr);
   uint32_t pop();
   uint32_t* stack() { return spilled_ ? spill_->stack.data() : inline_stack_.data(); }
@@ -135,6 +175,8 @@ class alignas(64) RayTraversal {
   bool spilled_ : 1;       // the stack and trail live in spill_
   bool any_hit_ : 1;       // the options' mode: the first hit ends the walk
   bool front_face_ : 1;    // the hit's
+  bool in_blas_ : 1;       // two levels: below an instance node (child pointers add blas_base_ptr_)
+  bool loading_ : 1;       // the instance step: the next step is consume_instance()
   // Line 1, every step: the steps counted, the trail's first 32 levels and
   // the stack's first 10 entries (98% of pushes and pops in the default
   // scene's primary rays).
@@ -148,6 +190,14 @@ class alignas(64) RayTraversal {
   const scene::EncodedBvh* bvh_ = nullptr;
   std::unique_ptr<Spill> spill_;  // allocated by the first walk that needs it, kept
   uint32_t dropped_entries_ = 0, faults_ = 0;
+  // Line 3, two levels only: the instance step and the way back.
+  uint64_t blas_base_ptr_ = 0;   // the BLAS's base unit << 3, added to its child pointers
+  Vec3 world_origin_{}, world_dir_{};
+  uint32_t instance_node_ = 0;     // in_blas_ or loading_: the instance node's pointer (TLAS, 32-bit)
+  uint32_t hit_instance_ = 0;      // the hit's scene instance index (0 for one level)
+  uint32_t tlas_box_steps_ = 0, instance_steps_ = 0, transforms_ = 0;
+  uint8_t instance_level_ = 0;     // in_blas_: the instance node's level
+  uint8_t instance_mask_ = 0xff;   // the options'
 };
 
 }  // namespace td::traversal

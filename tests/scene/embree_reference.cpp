@@ -4,9 +4,10 @@
 
 namespace td::scene::test {
 
-EmbreeReference::EmbreeReference(const Mesh& mesh) : device_(rtcNewDevice(nullptr)), scene_(rtcNewScene(device_)) {
-  rtcSetSceneFlags(scene_, RTC_SCENE_FLAG_ROBUST);
-  RTCGeometry geometry = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_TRIANGLE);
+namespace {
+
+void attach_mesh(RTCDevice device, RTCScene scene, const Mesh& mesh) {
+  RTCGeometry geometry = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
   auto* vertices = static_cast<float*>(rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0,
                                                                RTC_FORMAT_FLOAT3, 3 * sizeof(float),
                                                                mesh.positions.size()));
@@ -18,8 +19,15 @@ EmbreeReference::EmbreeReference(const Mesh& mesh) : device_(rtcNewDevice(nullpt
   for (size_t t = 0; t < mesh.triangles.size(); ++t)
     for (int k = 0; k < 3; ++k) indices[3 * t + k] = mesh.triangles[t][k];
   rtcCommitGeometry(geometry);
-  rtcAttachGeometry(scene_, geometry);
+  rtcAttachGeometry(scene, geometry);
   rtcReleaseGeometry(geometry);
+}
+
+}  // namespace
+
+EmbreeReference::EmbreeReference(const Mesh& mesh) : device_(rtcNewDevice(nullptr)), scene_(rtcNewScene(device_)) {
+  rtcSetSceneFlags(scene_, RTC_SCENE_FLAG_ROBUST);
+  attach_mesh(device_, scene_, mesh);
   rtcCommitScene(scene_);
 }
 
@@ -67,6 +75,63 @@ bool EmbreeReference::occluded(const SceneRay& ray) const {
   rtcInitIntersectContext(&context);
   RTCRay query = to_rtc(ray);
   rtcOccluded1(scene_, &context, &query);
+  return query.tfar == -std::numeric_limits<float>::infinity();
+}
+
+EmbreeSceneReference::EmbreeSceneReference(const Scene& scene, uint8_t instance_mask)
+    : device_(rtcNewDevice(nullptr)), top_(rtcNewScene(device_)) {
+  for (const Mesh& mesh : scene.blases) {
+    RTCScene blas = rtcNewScene(device_);
+    rtcSetSceneFlags(blas, RTC_SCENE_FLAG_ROBUST);
+    attach_mesh(device_, blas, mesh);
+    rtcCommitScene(blas);
+    blases_.push_back(blas);
+  }
+  rtcSetSceneFlags(top_, RTC_SCENE_FLAG_ROBUST);
+  for (size_t i = 0; i < scene.instances.size(); ++i) {
+    const Instance& instance = scene.instances[i];
+    if ((instance.mask & instance_mask) == 0) continue;
+    RTCGeometry geometry = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_INSTANCE);
+    rtcSetGeometryInstancedScene(geometry, blases_[instance.blas]);
+    rtcSetGeometryTimeStepCount(geometry, 1);
+    rtcSetGeometryTransform(geometry, 0, RTC_FORMAT_FLOAT3X4_ROW_MAJOR, instance.object_to_world.m.data());
+    rtcCommitGeometry(geometry);
+    rtcAttachGeometryByID(top_, geometry, static_cast<unsigned>(i));
+    rtcReleaseGeometry(geometry);
+  }
+  rtcCommitScene(top_);
+}
+
+EmbreeSceneReference::~EmbreeSceneReference() {
+  rtcReleaseScene(top_);
+  for (RTCScene blas : blases_) rtcReleaseScene(blas);
+  rtcReleaseDevice(device_);
+}
+
+RayHit EmbreeSceneReference::intersect(const SceneRay& ray) const {
+  RTCIntersectContext context;
+  rtcInitIntersectContext(&context);
+  RTCRayHit query{};
+  query.ray = to_rtc(ray);
+  query.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+  query.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+  rtcIntersect1(top_, &context, &query);
+  RayHit hit;
+  if (query.hit.geomID == RTC_INVALID_GEOMETRY_ID) return hit;
+  hit.hit = true;
+  hit.t = query.ray.tfar;
+  hit.instance = query.hit.instID[0];
+  hit.primitive = query.hit.primID;
+  hit.u = query.hit.u;
+  hit.v = query.hit.v;
+  return hit;
+}
+
+bool EmbreeSceneReference::occluded(const SceneRay& ray) const {
+  RTCIntersectContext context;
+  rtcInitIntersectContext(&context);
+  RTCRay query = to_rtc(ray);
+  rtcOccluded1(top_, &context, &query);
   return query.tfar == -std::numeric_limits<float>::infinity();
 }
 

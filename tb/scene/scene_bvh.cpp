@@ -1,0 +1,256 @@
+#include "tb/scene/scene_bvh.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+#include "tb/scene/bvh_encoder.h"
+#include "tb/scene/embree_build.h"
+#include "tb/scene/scene_error.h"
+
+namespace td::scene {
+
+namespace {
+
+constexpr uint64_t kBlasAlignUnits = 4;  // 256 bytes
+constexpr uint64_t k32BitPointerUnits = uint64_t{1} << 29;
+
+uint64_t align_up(uint64_t value, uint64_t to) { return (value + to - 1) / to * to; }
+
+void put_u32(uint8_t* out, uint32_t value) { std::memcpy(out, &value, 4); }
+void put_f32(uint8_t* out, float value) { std::memcpy(out, &value, 4); }
+uint32_t get_u32(const uint8_t* in) {
+  uint32_t value;
+  std::memcpy(&value, in, 4);
+  return value;
+}
+float get_f32(const uint8_t* in) {
+  float value;
+  std::memcpy(&value, in, 4);
+  return value;
+}
+
+float round_down(double x) {
+  const auto f = static_cast<float>(x);
+  return static_cast<double>(f) > x ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+}
+float round_up(double x) {
+  const auto f = static_cast<float>(x);
+  return static_cast<double>(f) < x ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
+}
+
+// The stored root boxes' union: what the BLAS's root node bounds.
+Aabb root_bounds(const BvhTree& tree, const BoxNodes& nodes) {
+  Aabb box = empty_box();
+  for (uint32_t i = 0; i < tree.nodes[0].slot_count; ++i) box = merge(box, nodes.boxes[0].box[i]);
+  return box;
+}
+
+}  // namespace
+
+void encode_instance(const InstanceNode& node, uint8_t* out) {
+  std::memset(out, 0, kInstanceNodeBytes);
+  for (int i = 0; i < 12; ++i) put_f32(out + 4 * i, node.world_to_object.m[i]);
+  put_u32(out + 48, (node.id & kMaxInstanceId) | uint32_t{node.mask} << 24);
+  put_u32(out + 52, 0);
+  put_u32(out + 56, static_cast<uint32_t>(node.blas_root));
+  put_u32(out + 60, static_cast<uint32_t>(node.blas_root >> 32));
+  put_u32(out + 64, node.index);
+  for (int i = 0; i < 12; ++i) put_f32(out + 80 + 4 * i, node.object_to_world.m[i]);
+}
+
+InstanceNode decode_instance(const uint8_t* bytes) {
+  InstanceNode node;
+  for (int i = 0; i < 12; ++i) node.world_to_object.m[i] = get_f32(bytes + 4 * i);
+  const uint32_t id_and_mask = get_u32(bytes + 48);
+  node.id = id_and_mask & kMaxInstanceId;
+  node.mask = static_cast<uint8_t>(id_and_mask >> 24);
+  node.blas_root = get_u32(bytes + 56) | uint64_t{get_u32(bytes + 60)} << 32;
+  node.index = get_u32(bytes + 64);
+  for (int i = 0; i < 12; ++i) node.object_to_world.m[i] = get_f32(bytes + 80 + 4 * i);
+  return node;
+}
+
+Aabb world_box(const Aabb& object_box, const Transform3x4& t) {
+  std::array<double, 3> lo{HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  for (int corner = 0; corner < 8; ++corner) {
+    const std::array<double, 3> p{corner & 1 ? object_box.max[0] : object_box.min[0],
+                                  corner & 2 ? object_box.max[1] : object_box.min[1],
+                                  corner & 4 ? object_box.max[2] : object_box.min[2]};
+    for (int r = 0; r < 3; ++r) {
+      const double w = double{t.m[4 * r]} * p[0] + double{t.m[4 * r + 1]} * p[1] + double{t.m[4 * r + 2]} * p[2] +
+                       double{t.m[4 * r + 3]};
+      lo[r] = std::min(lo[r], w);
+      hi[r] = std::max(hi[r], w);
+    }
+  }
+  Aabb box;
+  for (int a = 0; a < 3; ++a) {
+    const double pad = std::ldexp((hi[a] - lo[a]) + std::fabs(lo[a]) + std::fabs(hi[a]), -20);
+    box.min[a] = round_down(lo[a] - pad);
+    box.max[a] = round_up(hi[a] + pad);
+  }
+  return box;
+}
+
+Transform3x4 inverse(const Transform3x4& t, const std::string& where) {
+  const auto m = [&t](int r, int c) { return double{t.m[4 * r + c]}; };
+  const double c00 = m(1, 1) * m(2, 2) - m(1, 2) * m(2, 1);
+  const double c01 = m(1, 2) * m(2, 0) - m(1, 0) * m(2, 2);
+  const double c02 = m(1, 0) * m(2, 1) - m(1, 1) * m(2, 0);
+  const double det = m(0, 0) * c00 + m(0, 1) * c01 + m(0, 2) * c02;
+  if (!std::isfinite(det) || det == 0)
+    throw SceneError(fmt::format("{}: transform is singular (determinant {:.6g})", where, det));
+  std::array<std::array<double, 3>, 3> a{};
+  a[0] = {c00 / det, (m(0, 2) * m(2, 1) - m(0, 1) * m(2, 2)) / det, (m(0, 1) * m(1, 2) - m(0, 2) * m(1, 1)) / det};
+  a[1] = {c01 / det, (m(0, 0) * m(2, 2) - m(0, 2) * m(2, 0)) / det, (m(0, 2) * m(1, 0) - m(0, 0) * m(1, 2)) / det};
+  a[2] = {c02 / det, (m(0, 1) * m(2, 0) - m(0, 0) * m(2, 1)) / det, (m(0, 0) * m(1, 1) - m(0, 1) * m(1, 0)) / det};
+  Transform3x4 out;
+  for (int r = 0; r < 3; ++r) {
+    double translation = 0;
+    for (int c = 0; c < 3; ++c) {
+      out.m[4 * r + c] = static_cast<float>(a[r][c]);
+      translation -= a[r][c] * m(c, 3);
+    }
+    out.m[4 * r + 3] = static_cast<float>(translation);
+  }
+  for (float v : out.m)
+    if (!std::isfinite(v)) throw SceneError(fmt::format("{}: transform has no finite binary32 inverse", where));
+  return out;
+}
+
+EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
+  const std::string problem = validate(options);
+  if (!problem.empty()) throw std::invalid_argument(problem);
+  if (scene.instances.size() > kMaxInstances)
+    throw SceneError(fmt::format("{}: {} instances, more than the 2^24 an instance id numbers", scene.name,
+                                 scene.instances.size()));
+  const auto start = std::chrono::steady_clock::now();
+  EncodedBvh bvh;
+  SceneReport& report = bvh.scene_report;
+  report.instances = scene.instances.size();
+  report.blases = scene.blases.size();
+
+  // Each BLAS once: its tree and its root's stored bounds.
+  std::vector<BvhTree> trees(scene.blases.size());
+  std::vector<Aabb> blas_bounds(scene.blases.size(), empty_box());
+  std::vector<bool> usable(scene.blases.size(), false);
+  for (size_t b = 0; b < scene.blases.size(); ++b) {
+    const Mesh& mesh = scene.blases[b];
+    report.unique_triangles += mesh.triangle_count();
+    if (usable_triangle_count(mesh) == 0) continue;
+    usable[b] = true;
+    trees[b] = build_bvh_tree(mesh, options);
+    blas_bounds[b] = root_bounds(trees[b], plan_box_nodes(trees[b], options.fp16_threshold, true));
+  }
+
+  // The TLAS over the placed instances' world boxes.
+  std::vector<Aabb> boxes(scene.instances.size(), empty_box());
+  std::vector<Transform3x4> world_to_object(scene.instances.size());
+  for (size_t i = 0; i < scene.instances.size(); ++i) {
+    const Instance& instance = scene.instances[i];
+    const std::string where = fmt::format("{}: instance {} ({})", scene.name, i, instance.node);
+    if (instance.blas >= scene.blases.size())
+      throw SceneError(fmt::format("{}: BLAS {} of {}", where, instance.blas, scene.blases.size()));
+    if (instance.id > kMaxInstanceId) throw SceneError(fmt::format("{}: id {} past 24 bits", where, instance.id));
+    for (float v : instance.object_to_world.m)
+      if (!std::isfinite(v)) throw SceneError(fmt::format("{}: transform has a non-finite entry", where));
+    world_to_object[i] = inverse(instance.object_to_world, where);
+    if (!usable[instance.blas]) continue;
+    boxes[i] = world_box(blas_bounds[instance.blas], instance.object_to_world);
+    ++report.placed_instances;
+    report.instanced_triangles += scene.blases[instance.blas].triangle_count();
+  }
+  if (report.placed_instances == 0)
+    throw SceneError(fmt::format("{}: no instance places a usable triangle", scene.name));
+  const BvhTree tlas = build_bvh_tree_of_boxes(boxes, scene.name + " (TLAS)", options);
+  const BoxNodes tlas_nodes = plan_box_nodes(tlas, options.fp16_threshold, false);
+
+  // Instance nodes in the order the TLAS first addresses them (each once: no splits).
+  std::vector<uint32_t> ordinal_of(scene.instances.size(), kNoPrimitive);
+  for (const BvhBoxNode& node : tlas.nodes)
+    for (uint32_t s = 0; s < node.slot_count; ++s)
+      if (node.slots[s].is_triangle && ordinal_of[node.slots[s].index] == kNoPrimitive) {
+        ordinal_of[node.slots[s].index] = static_cast<uint32_t>(bvh.instance_index.size());
+        bvh.instance_index.push_back(node.slots[s].index);
+        bvh.instance_blas.push_back(scene.instances[node.slots[s].index].blas);
+      }
+  bvh.first_instance_unit = align_up(tlas_nodes.unit_count, 2);
+  const uint64_t tlas_units = bvh.first_instance_unit + 2 * bvh.instance_index.size();
+
+  // The BLASes after the TLAS, each from a 256-byte boundary.
+  uint64_t next_unit = align_up(tlas_units, kBlasAlignUnits);
+  bvh.blases.resize(scene.blases.size());
+  for (size_t b = 0; b < scene.blases.size(); ++b) {
+    if (!usable[b]) continue;
+    BvhLayout& blas = bvh.blases[b];
+    blas = encode_bvh_into(scene.blases[b], trees[b], options, true, next_unit, bvh.memory);
+    next_unit = align_up(next_unit + blas.unit_count, kBlasAlignUnits);
+    BvhReport& totals = report.blas_totals;
+    totals.triangles += blas.report.triangles;
+    totals.degenerate_triangles += blas.report.degenerate_triangles;
+    totals.triangle_references += blas.report.triangle_references;
+    totals.box16_nodes += blas.report.box16_nodes;
+    totals.box32_nodes += blas.report.box32_nodes;
+    totals.triangle_nodes += blas.report.triangle_nodes;
+    totals.padding_units += blas.report.padding_units;
+    totals.bytes += blas.report.bytes;
+    totals.depth = std::max(totals.depth, blas.report.depth);
+    for (int k = 0; k < 4; ++k) totals.triangle_nodes_holding[k] += blas.report.triangle_nodes_holding[k];
+  }
+  const uint64_t unit_count = next_unit;
+  bvh.op = unit_count > k32BitPointerUnits ? Opcode::kBvh64 : Opcode::kBvh;
+
+  // The TLAS: box nodes from unit 0, then the instance nodes.
+  BvhLayout& top = bvh;
+  top.base_unit = 0;
+  write_box_nodes(
+      tlas, tlas_nodes,
+      [&](uint32_t instance) {
+        return static_cast<uint32_t>(
+            NodePtr::make(bvh.first_instance_unit + 2 * uint64_t{ordinal_of[instance]}, kInstanceNodeType).raw);
+      },
+      bvh.memory, top);
+  uint8_t bytes[kInstanceNodeBytes];
+  for (size_t k = 0; k < bvh.instance_index.size(); ++k) {
+    const uint32_t i = bvh.instance_index[k];
+    const Instance& instance = scene.instances[i];
+    const BvhLayout& blas = bvh.blases[instance.blas];
+    InstanceNode node;
+    node.world_to_object = world_to_object[i];
+    node.id = instance.id;
+    node.mask = instance.mask;
+    node.blas_root = (blas.base_unit << 3) + blas.root;
+    node.index = i;
+    node.object_to_world = instance.object_to_world;
+    encode_instance(node, bytes);
+    bvh.memory.write((bvh.first_instance_unit + 2 * k) * kNodeUnitBytes, bytes, kInstanceNodeBytes);
+  }
+  top.unit_count = tlas_units;
+  top.first_triangle_unit = tlas_units;
+  BvhReport& tlas_report = top.report;
+  tlas_report.bytes = tlas_units * kNodeUnitBytes;
+  // The walk's deepest path: TLAS box levels, the instance node, the deepest BLAS.
+  tlas_report.depth = tlas.depth + 1 + report.blas_totals.depth;
+  bvh.descriptor = bvh_descriptor(0, unit_count, options);
+
+  report.tlas_bytes = tlas_units * kNodeUnitBytes;
+  report.instance_node_bytes = bvh.instance_index.size() * kInstanceNodeBytes;
+  report.bytes = unit_count * kNodeUnitBytes;
+  report.blas_bytes = report.bytes - align_up(tlas_units, kBlasAlignUnits) * kNodeUnitBytes;
+  BvhReport& totals = report.blas_totals;
+  const uint64_t usable_triangles = totals.triangles - totals.degenerate_triangles;
+  totals.bytes_per_triangle = usable_triangles == 0 ? 0 : static_cast<double>(totals.bytes) / usable_triangles;
+  const uint64_t box_nodes = totals.box16_nodes + totals.box32_nodes;
+  totals.fp16_fraction = box_nodes == 0 ? 0 : static_cast<double>(totals.box16_nodes) / box_nodes;
+  totals.triangles_per_triangle_node =
+      totals.triangle_nodes == 0 ? 0 : static_cast<double>(usable_triangles) / totals.triangle_nodes;
+  report.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return bvh;
+}
+
+}  // namespace td::scene

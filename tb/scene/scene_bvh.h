@@ -1,0 +1,29 @@
+// scene_bvh.h — a two-level Scene to one traceable image: every BLAS built
+// once (Embree SAH, its root an FP32 box node), a TLAS (Embree SAH over the
+// instances' world boxes) whose leaves are instance nodes, laid out as
+// encoded_bvh.h describes.
+#pragma once
+
+#include "tb/scene/bvh_options.h"
+#include "tb/scene/encoded_bvh.h"
+#include "tb/scene/scene.h"
+
+namespace td::scene {
+
+// The world box of a BLAS box placed by `object_to_world`: its eight
+// corners transformed in double, rounded outward to binary32 and widened by
+// 2^-20 of the box's size and position, so that a ray transformed to object
+// space in binary32 and hitting the BLAS also hits this box.
+Aabb world_box(const Aabb& object_box, const Transform3x4& object_to_world);
+
+// The inverse of an affine transform, computed in double and rounded to
+// binary32. Throws SceneError naming `where` when it is singular or has a
+// non-finite entry.
+Transform3x4 inverse(const Transform3x4& transform, const std::string& where);
+
+// Same scene and options, same bytes. The BLASes' build times add up in
+// the report's build_seconds. Throws SceneError when no instance has a
+// usable triangle, std::invalid_argument for bad options.
+EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options);
+
+}  // namespace td::scene
