@@ -16,7 +16,7 @@ void TraceTotals::add(const TraversalCounters& counters, bool hit) {
   dropped_entries += counters.dropped_entries;
   faults += counters.faults;
   max_stack = std::max(max_stack, counters.max_stack);
-  tlas_box_steps += counters.tlas_box_steps;
+  blas_box_steps += counters.blas_box_steps;
   instance_steps += counters.instance_steps;
   transforms += counters.transforms;
 }

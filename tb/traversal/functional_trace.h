@@ -21,7 +21,7 @@ struct TraceTotals {
   uint64_t dropped_entries = 0;
   uint64_t faults = 0;
   uint32_t max_stack = 0;
-  uint64_t tlas_box_steps = 0;
+  uint64_t blas_box_steps = 0;
   uint64_t instance_steps = 0;
   uint64_t transforms = 0;
   void add(const TraversalCounters& counters, bool hit);

@@ -30,7 +30,7 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
   hit_instance_ = 0;
   u_ = v_ = 0;
   box_steps_ = triangle_steps_ = restarts_ = dropped_entries_ = faults_ = 0;
-  tlas_box_steps_ = instance_steps_ = transforms_ = 0;
+  blas_box_steps_ = instance_steps_ = transforms_ = 0;
   instance_mask_ = options.instance_mask;
   world_origin_ = ray.origin;
   world_dir_ = ray.dir;
@@ -44,7 +44,7 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
 // the walk's instructions).
 [[gnu::always_inline]] inline void RayTraversal::consume_box(const LaneResult& result) {
   ++box_steps_;
-  if (!in_blas_ && bvh_->two_level()) ++tlas_box_steps_;
+  if (in_blas_) ++blas_box_steps_;
   uint32_t hits = 0;
   while (hits < 4 && result.dwords[hits] != kInvalidChild) ++hits;
   const uint32_t level = level_;

@@ -60,7 +60,7 @@ struct TraversalCounters {
   uint32_t dropped_entries = 0; // stack pushes that overwrote the oldest entry
   uint32_t max_stack = 0;       // most entries held at once
   uint32_t faults = 0;          // results that were not a node test (all ones): a broken BVH
-  uint32_t tlas_box_steps = 0;  // of box_steps, on TLAS box nodes
+  uint32_t blas_box_steps = 0;  // of box_steps, on BLAS box nodes (below an instance node)
   uint32_t instance_steps = 0;  // instructions on instance nodes (each followed by the instance's loads)
   uint32_t transforms = 0;      // instances entered (mask passed, ray transformed)
   uint32_t steps() const { return box_steps + triangle_steps + instance_steps; }
@@ -117,7 +117,7 @@ class alignas(64) RayTraversal {
   scene::RayHit hit() const;
   TraversalCounters counters() const {
     return TraversalCounters{box_steps_,      triangle_steps_, restarts_,       dropped_entries_, max_stack_,
-                             faults_,         tlas_box_steps_, instance_steps_, transforms_};
+                             faults_,         blas_box_steps_, instance_steps_, transforms_};
   }
 
   // Heap bytes a walk adds when its stack or trail outgrows what it holds
@@ -195,7 +195,7 @@ class alignas(64) RayTraversal {
   Vec3 world_origin_{}, world_dir_{};
   uint32_t instance_node_ = 0;     // in_blas_ or loading_: the instance node's pointer (TLAS, 32-bit)
   uint32_t hit_instance_ = 0;      // the hit's scene instance index (0 for one level)
-  uint32_t tlas_box_steps_ = 0, instance_steps_ = 0, transforms_ = 0;
+  uint32_t blas_box_steps_ = 0, instance_steps_ = 0, transforms_ = 0;
   uint8_t instance_level_ = 0;     // in_blas_: the instance node's level
   uint8_t instance_mask_ = 0xff;   // the options'
 };
