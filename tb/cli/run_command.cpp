@@ -88,7 +88,15 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
   run->add_option("--config", options.config, "Chip configuration: a YAML file, or a shipped one's name")
       ->capture_default_str();
   add_set_option(run, options.sets);
-  run->add_option("--scene", options.scene, "'default' (built-in, 114 k triangles) or a mesh file (OBJ, PLY, OFF, glTF, ...)")
+  run->add_option("--scene", options.scene,
+                  "'default' (built-in, one level, 114 k triangles), 'level' (built-in game-like level: a TLAS over "
+                  "instanced BLASes) or a mesh file (OBJ, PLY, OFF, glTF, ...: its node graph as instances)")
+      ->capture_default_str();
+  run->add_flag("--flatten", options.flatten,
+                "Trace the scene as one BVH over its placed triangles (no TLAS, no instances)");
+  run->add_option("--instance-mask", options.instance_mask,
+                  "The rays' instance mask: an instance is entered when its mask AND this is non-zero (two levels)")
+      ->check(unsigned_in(0, 255))
       ->capture_default_str();
   run->add_option("--rays", options.rays, "primary, shadow, ao or diffuse (secondary rays start at the primary hits)")
       ->check(CLI::IsMember({"primary", "shadow", "ao", "diffuse"}))
@@ -117,7 +125,7 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
   run->add_option("--seed", options.seed, "Seed of the random rays (ao, diffuse)")
       ->check(unsigned_in(0, UINT64_MAX))
       ->capture_default_str();
-  run->add_option("--hits-out", options.hits_out, "Write every ray's hit to FILE.csv: ray,hit,t,prim,u,v");
+  run->add_option("--hits-out", options.hits_out, "Write every ray's hit to FILE.csv: ray,hit,t,inst,prim,u,v");
   run->add_option("--report", options.report, "Write the report to FILE.json or FILE.csv");
   run->add_option("--image", options.image, "Write FILE.png: shaded hits beside a heat map of tests per pixel (primary rays)");
   add_stats_option(run, options.stats, "Write every statistic (engines model, rtl)");
@@ -151,6 +159,15 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
     throw UsageError(fmt::format("--image {}: the file name must end in .png", options.image));
   check_stats_names(options.stats);
   check_trace_options(command, options.trace);
+  run::WorkloadSpec spec;
+  spec.scene = options.scene;
+  spec.flatten = options.flatten;
+  if (spec.scene == run::kDefaultSceneName) refuse_if_given(command, "--flatten", "with --scene default (one level already)");
+  if (!run::is_two_level(spec)) refuse_if_given(command, "--instance-mask", "on a one-level BVH (no instances)");
+  if (timed && run::is_two_level(spec))
+    throw UsageError(fmt::format("--scene {}: {} traces one-level BVHs only so far (its shader has no vector loads "
+                                 "for instance nodes yet); add --flatten, or use --engine functional",
+                                 options.scene, with_engine));
   const cfg::Config config = engine_entry.datapath.empty()
                                  ? load_chip_config(options.config, options.sets)
                                  : cfg::with_datapath(load_chip_config(options.config, options.sets),
@@ -167,8 +184,6 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   outputs.prepare();
   if (options.dry_run) return 0;
 
-  run::WorkloadSpec spec;
-  spec.scene = options.scene;
   if (!options.rays_in.empty()) {
     spec.rays = run::RayKind::kFile;
     spec.rays_file = options.rays_in;
@@ -187,12 +202,13 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   spec.bvh = bvh_options(config.bvh);
   traversal::TraversalOptions traversal_options;
   traversal_options.stack_entries = config.shader.stack_entries;
+  traversal_options.instance_mask = static_cast<uint8_t>(options.instance_mask);
   run::Workload workload = run::make_workload(spec, traversal_options);
   traversal_options.mode = workload.mode;
 
   run::HitSink sink;
   if (!options.hits_out.empty()) sink.write_hits_to(options.hits_out);
-  if (workload.primary_frame) sink.keep_pixels(workload.mesh, options.width, options.height);
+  if (workload.primary_frame) sink.keep_pixels(workload.scene, options.width, options.height);
   ProgressBar progress(workload.rays->count());
   sink.on_count([&](uint64_t delivered) { progress.update(delivered); });
 
@@ -202,9 +218,10 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   report.effective_config = cfg::to_yaml(config);
   report.tds = config.td_count();
   report.clock_mhz = config.chip.clock_mhz;
-  report.scene_name = workload.mesh.name;
-  report.triangles = workload.mesh.triangle_count();
+  report.scene_name = workload.scene.name;
+  report.triangles = workload.scene.instanced_triangles();
   report.bvh = workload.bvh.report;
+  if (workload.bvh.two_level()) report.scene_report = workload.bvh.scene_report;
   report.workload = workload.description;
   report.setup_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
 

@@ -16,6 +16,8 @@ struct RunCommandOptions {
   std::string config;
   std::vector<std::string> sets;  // --set KEY=VALUE
   std::string scene = "default";
+  bool flatten = false;
+  unsigned instance_mask = 0xff;
   std::string rays = "primary";
   std::string rays_in;
   uint32_t width = 640, height = 360;

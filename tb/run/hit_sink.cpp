@@ -10,8 +10,8 @@
 namespace td::run {
 
 std::string format_hit_line(uint64_t ray_index, const scene::RayHit& hit) {
-  if (!hit.hit) return fmt::format("{},0,inf,-1,0,0\n", ray_index);
-  return fmt::format("{},1,{:.9g},{},{:.9g},{:.9g}\n", ray_index, hit.t, hit.primitive, hit.u, hit.v);
+  if (!hit.hit) return fmt::format("{},0,inf,-1,-1,0,0\n", ray_index);
+  return fmt::format("{},1,{:.9g},{},{},{:.9g},{:.9g}\n", ray_index, hit.t, hit.instance, hit.primitive, hit.u, hit.v);
 }
 
 void HitSink::write_hits_to(const std::string& path) {
@@ -19,8 +19,8 @@ void HitSink::write_hits_to(const std::string& path) {
   hits_buffer_ = std::string(kHitsCsvHeader) + "\n";
 }
 
-void HitSink::keep_pixels(const scene::Mesh& mesh, uint32_t width, uint32_t height) {
-  mesh_ = &mesh;
+void HitSink::keep_pixels(const scene::Scene& scene, uint32_t width, uint32_t height) {
+  scene_ = &scene;
   width_ = width;
   height_ = height;
   pixels_.assign(size_t{width} * height, report::PixelSample{});
@@ -70,13 +70,13 @@ void HitSink::emit(const TracedRay& traced) {
       hits_buffer_.clear();
     }
   }
-  if (mesh_ && traced.index < pixels_.size()) {
+  if (scene_ && traced.index < pixels_.size()) {
     report::PixelSample& pixel = pixels_[traced.index];
     pixel.tests = 4 * traced.counters.box_steps + traced.counters.triangle_steps;
     pixel.hit = traced.hit.hit;
     if (traced.hit.hit) {
       // Lit from the eye: |cos| of the angle between the view ray and the surface.
-      const scene::SurfacePoint point = scene::surface_point(*mesh_, traced.ray, traced.hit);
+      const scene::SurfacePoint point = scene::surface_point(*scene_, traced.ray, traced.hit);
       const Vec3& d = traced.ray.dir;
       const double length = std::sqrt(double{d[0]} * d[0] + double{d[1]} * d[1] + double{d[2]} * d[2]);
       const double cosine = (d[0] * point.normal[0] + d[1] * point.normal[1] + d[2] * point.normal[2]) / length;

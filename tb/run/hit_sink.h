@@ -18,6 +18,7 @@
 #include "model/sim/output_file.h"
 #include "tb/report/trace_picture.h"
 #include "tb/scene/mesh.h"
+#include "tb/scene/scene.h"
 #include "tb/scene/scene_ray.h"
 #include "tb/traversal/functional_trace.h"
 #include "tb/traversal/ray_traversal.h"
@@ -33,12 +34,12 @@ struct TracedRay {
 
 class HitSink {
  public:
-  // Writes `ray,hit,t,prim,u,v` lines to `path` (through a temporary file:
+  // Writes `ray,hit,t,inst,prim,u,v` lines to `path` (through a temporary file:
   // commit() puts it in place).
   void write_hits_to(const std::string& path);
   // Keeps a shaded/heat-map sample per pixel of a width x height frame (the
   // rays must be that frame's primary rays, in row-major order).
-  void keep_pixels(const scene::Mesh& mesh, uint32_t width, uint32_t height);
+  void keep_pixels(const scene::Scene& scene, uint32_t width, uint32_t height);
   // Called with every ray, in ray order.
   void on_ray(std::function<void(const TracedRay&)> callback) { callback_ = std::move(callback); }
   // Called with the number of rays delivered so far, after each (a progress bar's: no order kept for it).
@@ -70,7 +71,7 @@ class HitSink {
   uint64_t highest_ = 0;
   std::unique_ptr<sim::OutputFile> hits_file_;
   std::string hits_buffer_;
-  const scene::Mesh* mesh_ = nullptr;
+  const scene::Scene* scene_ = nullptr;
   uint32_t width_ = 0, height_ = 0;
   std::vector<report::PixelSample> pixels_;
   std::function<void(const TracedRay&)> callback_;
@@ -78,9 +79,11 @@ class HitSink {
   traversal::TraceTotals totals_;
 };
 
-// "ray,hit,t,prim,u,v" — prim is the mesh triangle index (-1 on a miss), t
-// has 9 significant digits (enough to give back the binary32 value).
+// "ray,hit,t,inst,prim,u,v" — inst is the scene's instance index (0 for a
+// one-level BVH), prim the triangle index in that instance's mesh (both -1
+// on a miss); t has 9 significant digits (enough to give back the binary32
+// value).
 std::string format_hit_line(uint64_t ray_index, const scene::RayHit& hit);
-inline constexpr const char* kHitsCsvHeader = "ray,hit,t,prim,u,v";
+inline constexpr const char* kHitsCsvHeader = "ray,hit,t,inst,prim,u,v";
 
 }  // namespace td::run

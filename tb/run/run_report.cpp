@@ -29,14 +29,29 @@ std::string format_run_report(const RunReport& r) {
   std::string out = fmt::format("tdsim run: {} ({}), {} TDs at {} MHz\n", r.chip_name, r.config_source, r.tds,
                                 r.clock_mhz);
   if (r.partial) out += "PARTIAL REPORT: interrupted; the figures cover the rays that finished\n";
-  out += fmt::format("scene: {}, {} triangles\nworkload: {}\n\n", r.scene_name, r.triangles, r.workload);
-  out += "BVH (hardware formats)\n" + scene::format_report(r.bvh) + "\n";
+  if (r.scene_report) {
+    out += fmt::format("scene: {}, {} instances of {} BLASes, {} unique and {} placed triangles\nworkload: {}\n\n",
+                       r.scene_name, r.scene_report->instances, r.scene_report->blases,
+                       r.scene_report->unique_triangles, r.triangles, r.workload);
+    out += "BVH (hardware formats, two levels)\n" + scene::format_report(*r.scene_report, r.bvh) + "\n";
+  } else {
+    out += fmt::format("scene: {}, {} triangles\nworkload: {}\n\n", r.scene_name, r.triangles, r.workload);
+    out += "BVH (hardware formats)\n" + scene::format_report(r.bvh) + "\n";
+  }
   const traversal::TraceTotals& n = r.totals;
   out += fmt::format("rays: {} traced, {} hit ({})\n", n.rays, n.hits, percent(per_ray(n.hits, n.rays)));
-  out += fmt::format("per ray: {:.2f} instructions ({:.2f} box nodes = {:.2f} box tests, {:.2f} triangle tests); "
-                     "{} restarts, max stack {}\n",
-                     per_ray(n.box_steps + n.triangle_steps, n.rays), per_ray(n.box_steps, n.rays),
-                     4 * per_ray(n.box_steps, n.rays), per_ray(n.triangle_steps, n.rays), n.restarts, n.max_stack);
+  out += fmt::format("per ray: {:.2f} instructions ({:.2f} box nodes = {:.2f} box tests, {:.2f} triangle tests",
+                     per_ray(n.box_steps + n.triangle_steps + n.instance_steps, n.rays), per_ray(n.box_steps, n.rays),
+                     4 * per_ray(n.box_steps, n.rays), per_ray(n.triangle_steps, n.rays));
+  if (r.scene_report)
+    out += fmt::format(", {:.2f} instance nodes", per_ray(n.instance_steps, n.rays));
+  out += fmt::format("); {} restarts, max stack {}\n", n.restarts, n.max_stack);
+  if (r.scene_report)
+    out += fmt::format("  two levels: {:.2f} TLAS and {:.2f} BLAS box nodes, {:.2f} instance nodes ({:.2f} vector "
+                       "loads of 16 bytes), {:.2f} transforms (instances entered)\n",
+                       per_ray(n.box_steps - n.blas_box_steps, n.rays), per_ray(n.blas_box_steps, n.rays),
+                       per_ray(n.instance_steps, n.rays), 4 * per_ray(n.instance_steps, n.rays),
+                       per_ray(n.transforms, n.rays));
   if (n.faults) out += fmt::format("WARNING: {} steps faulted (a broken BVH or descriptor)\n", n.faults);
   if (r.timing) {
     const TimingFigures& t = *r.timing;
@@ -114,6 +129,13 @@ std::string run_report_json(const RunReport& r) {
   json.key("scene").begin_object();
   json.key("name").value(r.scene_name);
   json.key("triangles").value(r.triangles);
+  json.key("two_level").value(r.scene_report.has_value());
+  if (r.scene_report) {
+    json.key("instances").value(r.scene_report->instances);
+    json.key("placed_instances").value(r.scene_report->placed_instances);
+    json.key("blases").value(r.scene_report->blases);
+    json.key("unique_triangles").value(r.scene_report->unique_triangles);
+  }
   json.end_object();
   json.key("bvh").begin_object();
   json.key("box16_nodes").value(r.bvh.box16_nodes);
@@ -126,6 +148,18 @@ std::string run_report_json(const RunReport& r) {
   json.key("triangles_per_triangle_node").value(r.bvh.triangles_per_triangle_node);
   json.key("depth").value(r.bvh.depth);
   json.key("build_s").value(r.bvh.build_seconds);
+  if (r.scene_report) {
+    const scene::SceneReport& s = *r.scene_report;
+    json.key("tlas_bytes").value(s.tlas_bytes);
+    json.key("instance_node_bytes").value(s.instance_node_bytes);
+    json.key("blas_bytes").value(s.blas_bytes);
+    json.key("total_bytes").value(s.bytes);
+    json.key("blas_box16_nodes").value(s.blas_totals.box16_nodes);
+    json.key("blas_box32_nodes").value(s.blas_totals.box32_nodes);
+    json.key("blas_triangle_nodes").value(s.blas_totals.triangle_nodes);
+    json.key("blas_bytes_per_unique_triangle").value(s.blas_totals.bytes_per_triangle);
+    json.key("scene_build_s").value(s.build_seconds);
+  }
   json.end_object();
   json.key("workload").value(r.workload);
   json.key("engine").value(r.engine);
@@ -137,6 +171,12 @@ std::string run_report_json(const RunReport& r) {
   json.key("triangle_tests_functional").value(n.triangle_steps);
   json.key("restarts").value(n.restarts);
   json.key("max_stack").value(n.max_stack);
+  if (r.scene_report) {
+    json.key("tlas_box_nodes").value(n.box_steps - n.blas_box_steps);
+    json.key("blas_box_nodes").value(n.blas_box_steps);
+    json.key("instance_nodes").value(n.instance_steps);
+    json.key("transforms").value(n.transforms);
+  }
   json.key("faults").value(n.faults);
   json.key("wall_s").value(r.wall_s);
   json.key("setup_wall_s").value(r.setup_wall_s);

@@ -31,8 +31,9 @@ struct RunReport {
   uint32_t tds = 0;
   double clock_mhz = 0;
   std::string scene_name;
-  uint64_t triangles = 0;
-  scene::BvhReport bvh;
+  uint64_t triangles = 0;  // placed (instanced) triangles
+  scene::BvhReport bvh;  // two levels: the TLAS's
+  std::optional<scene::SceneReport> scene_report;  // two levels
   std::string workload;
   std::string engine;
   unsigned threads = 1;

@@ -8,8 +8,10 @@
 #include "tb/run/hit_sink.h"
 #include "tb/run/trace_engine.h"
 #include "tb/scene/bvh.h"
+#include "tb/scene/default_level.h"
 #include "tb/scene/default_scene.h"
 #include "tb/scene/mesh_import.h"
+#include "tb/scene/scene_bvh.h"
 #include "tb/scene/secondary_rays.h"
 
 namespace td::run {
@@ -58,7 +60,7 @@ std::vector<scene::SurfacePoint> primary_hit_points(const Workload& workload, co
   PrimaryRaySource primary(scene::PrimaryRays(workload.camera, spec.width, spec.height));
   HitSink sink;
   sink.on_ray([&](const TracedRay& traced) {
-    if (traced.hit.hit) points.push_back(scene::surface_point(workload.mesh, traced.ray, traced.hit));
+    if (traced.hit.hit) points.push_back(scene::surface_point(workload.scene, traced.ray, traced.hit));
   });
   traversal::TraversalOptions closest = options;
   closest.mode = traversal::HitMode::kClosest;
@@ -68,14 +70,68 @@ std::vector<scene::SurfacePoint> primary_hit_points(const Workload& workload, co
 
 }  // namespace
 
+bool is_two_level(const WorkloadSpec& spec) { return spec.scene != kDefaultSceneName && !spec.flatten; }
+
+namespace {
+
+scene::Scene one_level(scene::Mesh mesh) {
+  scene::Scene scene;
+  scene.name = mesh.name;
+  scene.blases.push_back(std::move(mesh));
+  scene.instances.push_back(scene::Instance{});
+  scene.instances.back().node = "the mesh";
+  return scene;
+}
+
+// Every instance's triangles placed in the world, as one mesh.
+scene::Mesh flattened(const scene::Scene& scene) {
+  scene::Mesh mesh;
+  mesh.name = scene.name;
+  for (const scene::Instance& instance : scene.instances) {
+    const scene::Mesh& blas = scene.blases[instance.blas];
+    const auto first = static_cast<uint32_t>(mesh.positions.size());
+    for (const Vec3& p : blas.positions) mesh.positions.push_back(scene::apply_point(instance.object_to_world, p));
+    for (const scene::TriangleIndices& t : blas.triangles)
+      mesh.triangles.push_back({first + t[0], first + t[1], first + t[2]});
+  }
+  return mesh;
+}
+
+// The world bounds of the usable triangles of every instance.
+Aabb scene_bounds(const scene::Scene& scene) {
+  Aabb bounds = scene::empty_box();
+  std::vector<Aabb> blas_bounds;
+  for (const scene::Mesh& mesh : scene.blases) blas_bounds.push_back(scene::usable_bounds(mesh));
+  for (const scene::Instance& instance : scene.instances) {
+    const Aabb& box = blas_bounds[instance.blas];
+    if (box.min[0] > box.max[0]) continue;
+    bounds = scene::merge(bounds, instance.object_to_world.is_identity()
+                                      ? box
+                                      : scene::world_box(box, instance.object_to_world));
+  }
+  return bounds;
+}
+
+}  // namespace
+
 Workload make_workload(const WorkloadSpec& spec, const traversal::TraversalOptions& traversal_options) {
   Workload workload;
-  const bool is_default = spec.scene == "default";
-  workload.mesh = is_default ? scene::make_default_scene() : scene::load_mesh(spec.scene);
+  const bool is_default = spec.scene == kDefaultSceneName;
+  const bool is_level = spec.scene == kLevelSceneName;
+  if (is_default) {
+    workload.scene = one_level(scene::make_default_scene());
+  } else if (is_level) {
+    workload.scene = spec.flatten ? one_level(flattened(scene::make_default_level())) : scene::make_default_level();
+  } else {
+    workload.scene = spec.flatten ? one_level(scene::load_mesh(spec.scene)) : scene::load_scene(spec.scene);
+  }
   sim::throw_if_interrupted();
-  workload.bvh = scene::build_bvh(workload.mesh, spec.bvh);
+  workload.bvh = is_two_level(spec) ? scene::build_scene_bvh(workload.scene, spec.bvh)
+                                    : scene::build_bvh(workload.scene.blases[0], spec.bvh);
+  const Aabb bounds = scene_bounds(workload.scene);
   workload.camera = is_default ? scene::default_scene_camera()
-                               : scene::frame_bounds(scene::usable_bounds(workload.mesh), spec.width, spec.height);
+                    : is_level ? scene::default_level_camera()
+                               : scene::frame_bounds(bounds, spec.width, spec.height);
   sim::throw_if_interrupted();
   const std::string frame = fmt::format("{}x{}", spec.width, spec.height);
   switch (spec.rays) {
@@ -92,7 +148,6 @@ Workload make_workload(const WorkloadSpec& spec, const traversal::TraversalOptio
     case RayKind::kAmbientOcclusion:
     case RayKind::kDiffuse: {
       const std::vector<scene::SurfacePoint> points = primary_hit_points(workload, spec, traversal_options);
-      const Aabb bounds = scene::usable_bounds(workload.mesh);
       std::vector<scene::SceneRay> rays;
       if (spec.rays == RayKind::kShadow) {
         rays = scene::shadow_rays(points, light_position(bounds, workload.camera));

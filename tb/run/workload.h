@@ -15,6 +15,7 @@
 #include "tb/scene/camera_rays.h"
 #include "tb/scene/encoded_bvh.h"
 #include "tb/scene/mesh.h"
+#include "tb/scene/scene.h"
 #include "tb/traversal/ray_traversal.h"
 
 namespace td::run {
@@ -25,8 +26,18 @@ const char* ray_kind_name(RayKind kind);
 // "primary", "shadow", "ao", "diffuse"; nullopt otherwise.
 std::optional<RayKind> parse_ray_kind(const std::string& word);
 
+// The built-in scenes `--scene` names besides a file: `default` (one
+// level, 114 k triangles: default_scene.h) and `level` (a game-like level
+// of instances over a TLAS: default_level.h).
+inline constexpr const char* kDefaultSceneName = "default";
+inline constexpr const char* kLevelSceneName = "level";
+
 struct WorkloadSpec {
-  std::string scene = "default";  // "default" or a mesh file
+  std::string scene = kDefaultSceneName;  // a built-in scene's name or a mesh file
+  // Trace a file as one BVH over its triangles with every node's transform
+  // applied (no TLAS), as before scenes had two levels; the `level` scene
+  // too. The `default` scene is one level always.
+  bool flatten = false;
   RayKind rays = RayKind::kPrimary;
   std::string rays_file;           // RayKind::kFile
   uint32_t width = 1920, height = 1080;  // the camera frame (primary rays and the hits secondary rays start from)
@@ -37,7 +48,9 @@ struct WorkloadSpec {
 };
 
 struct Workload {
-  scene::Mesh mesh;
+  // The geometry: for one level, its one mesh as BLAS 0 placed once by the
+  // identity (what hits name: instance 0).
+  scene::Scene scene;
   scene::EncodedBvh bvh;
   scene::Camera camera;
   std::unique_ptr<RaySource> rays;
@@ -46,6 +59,10 @@ struct Workload {
   bool primary_frame = false;
   std::string description;  // one line for the report
 };
+
+// Whether the spec traces two levels (the engines that trace only one
+// level can refuse it before anything is loaded).
+bool is_two_level(const WorkloadSpec& spec);
 
 // Throws scene::SceneError (a bad mesh or ray file: exit 2) or
 // std::invalid_argument (bad options).
