@@ -528,6 +528,7 @@ const Section<ShaderConfig>& shader_section() {
           whole("waves_per_simd", &ShaderConfig::waves_per_simd, {1, 32}),
           whole("stack_entries", &ShaderConfig::stack_entries, {1, 64}),
           whole("alu_instructions_per_iteration", &ShaderConfig::alu_instructions_per_iteration, {0, 100000}),
+          whole("alu_instructions_per_instance", &ShaderConfig::alu_instructions_per_instance, {0, 100000}),
       },
       [](const ConfigReader& r, const SectionNodes& nodes, const ShaderConfig& c) {
         if (c.lanes_per_wave != 32 && c.lanes_per_wave != 64)

@@ -46,6 +46,7 @@
 //   shader.waves_per_simd          1 .. 32
 //   shader.stack_entries           1 .. 64
 //   shader.alu_instructions_per_iteration  0 .. 100000
+//   shader.alu_instructions_per_instance   0 .. 100000
 //   bvh.quality                    normal | high
 //   bvh.fp16_threshold             -1 .. 1000 (negative: FP32 boxes only)
 //   bvh.pack                       single | pairs | strips
@@ -122,6 +123,7 @@ struct ShaderConfig {
   uint32_t waves_per_simd = 0;                  // occupancy
   uint32_t stack_entries = 0;                   // short-stack entries per lane (4 B each in LDS)
   uint32_t alu_instructions_per_iteration = 0;  // VALU work of one traversal-loop iteration
+  uint32_t alu_instructions_per_instance = 0;   // VALU work of the instance step (two levels)
 };
 
 // How `tdsim run` builds the scene's BVH (tb/scene/bvh_options.h says what each means).

@@ -74,6 +74,7 @@ traversal::ShaderParams shader_params(const cfg::ShaderConfig& config) {
   params.waves_per_simd = config.waves_per_simd;
   params.stack_entries = config.stack_entries;
   params.alu_instructions_per_iteration = config.alu_instructions_per_iteration;
+  params.alu_instructions_per_instance = config.alu_instructions_per_instance;
   return params;
 }
 

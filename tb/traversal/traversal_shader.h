@@ -43,6 +43,7 @@ struct ShaderParams {
   uint32_t waves_per_simd = 16;                // occupancy
   uint32_t stack_entries = 16;                 // per lane, in LDS
   uint32_t alu_instructions_per_iteration = 40;
+  uint32_t alu_instructions_per_instance = 32;  // the instance step's, once its loads land
   // Scoreboard: check every Nth instruction's lanes against the golden
   // reference (1: all, 0: none). Each check costs a reference evaluation.
   uint64_t check_every = 1;

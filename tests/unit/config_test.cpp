@@ -69,6 +69,7 @@ const std::string kValid =
     "  waves_per_simd: 16\n"
     "  stack_entries: 16\n"
     "  alu_instructions_per_iteration: 40\n"
+    "  alu_instructions_per_instance: 32\n"
     "bvh:\n"
     "  quality: normal\n"
     "  fp16_threshold: 0.1\n"
@@ -234,7 +235,7 @@ TEST(ConfigShipped, EveryConsoleParameterNamesItsSource) {
       EXPECT_TRUE(sourced) << line;
       EXPECT_NE(comment.find('['), std::string::npos) << "no range: " << line;
     }
-    EXPECT_EQ(parameters, 45);  // every leaf key but chip.name
+    EXPECT_EQ(parameters, 46);  // every leaf key but chip.name
   }
 }
 
