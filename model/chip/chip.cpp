@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "model/chip/model_params.h"
@@ -257,6 +258,22 @@ void Chip::register_chip_stats(sim::StatsRegistry& stats) {
   };
   for (const auto& entry : kSums)
     group.formula(entry.name, entry.unit, std::string("sum over all TDs of td.") + entry.name, sum(entry.pick));
+  // The load counters, when the TDs count them (WaveClient::issues_loads).
+  if (tap_.issues_loads()) {
+    using Sum = std::remove_const_t<std::remove_reference_t<decltype(kSums[0])>>;
+    const Sum kLoadSums[] = {
+        {"loads", "instructions", [](const timing::TdStats& s) -> const sim::Counter& { return s.loads; }},
+        {"load_lanes", "lanes", [](const timing::TdStats& s) -> const sim::Counter& { return s.load_lanes; }},
+        {"load_bytes", "bytes", [](const timing::TdStats& s) -> const sim::Counter& { return s.load_bytes; }},
+        {"load_l0_hits", "lanes", [](const timing::TdStats& s) -> const sim::Counter& { return s.load_l0_hits; }},
+    };
+    for (const auto& entry : kLoadSums)
+      group.formula(entry.name, entry.unit, std::string("sum over all TDs of td.") + entry.name, sum(entry.pick));
+    const auto load_lanes = sum(kLoadSums[1].pick);
+    const auto load_l0_hits = sum(kLoadSums[3].pick);
+    group.formula("load_l0_hit_rate", "fraction", "load lanes whose L0 lookup hit / load lanes",
+                  [=] { return load_lanes() > 0 ? load_l0_hits() / load_lanes() : 0.0; });
+  }
   group.formula("box_tests_per_s", "tests/s", "achieved ray/box test rate over the run",
                 [=] { return box_tests() / seconds(); });
   group.formula("tri_tests_per_s", "tests/s", "achieved ray/triangle test rate over the run",

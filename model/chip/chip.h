@@ -113,6 +113,7 @@ class Chip : public sc_core::sc_module {
       return client_.next_wave(td_index, cycle, out, retry_cycle);
     }
     bool wave_completed(uint32_t td_index, WaveResult& result) override;
+    bool issues_loads() const override { return client_.issues_loads(); }
     bool takes_results_at_acceptance() const override { return client_.takes_results_at_acceptance(); }
     void results_at_acceptance(uint32_t td_index, const WaveInstr& instr, const LaneResult* results) override {
       client_.results_at_acceptance(td_index, instr, results);

@@ -55,6 +55,14 @@ LaneInput LaneInput::from_a16(float extent, const Vec3& origin, const std::array
   return lane;
 }
 
+LaneInput LaneInput::load(uint64_t address, uint32_t dwords, bool exec) {
+  LaneInput lane;
+  lane.exec = exec;
+  lane.load_dwords = static_cast<uint8_t>(dwords);
+  lane.node_ptr = address;
+  return lane;
+}
+
 const char* outcome_name(LaneOutcome outcome) {
   switch (outcome) {
     case LaneOutcome::kInactive: return "inactive";
@@ -63,6 +71,7 @@ const char* outcome_name(LaneOutcome outcome) {
     case LaneOutcome::kOutOfBounds: return "out_of_bounds";
     case LaneOutcome::kBoxNode: return "box_node";
     case LaneOutcome::kTriangle: return "triangle";
+    case LaneOutcome::kLoad: return "load";
   }
   return "unknown";
 }

@@ -1,6 +1,8 @@
-// lane.h — one lane's operands of image_bvh[64]_intersect_ray and its result.
-// LaneInput holds the raw VGPR dwords exactly as the instruction receives
-// them (f32 or A16-packed); Ray is the binary32 view every datapath uses.
+// lane.h — one lane's operands of a wave instruction (wave.h) and its result.
+// For image_bvh[64]_intersect_ray, LaneInput holds the raw VGPR dwords
+// exactly as the instruction receives them (f32 or A16-packed); Ray is the
+// binary32 view every datapath uses. For a vector memory load it holds the
+// lane's byte address and dword count (LaneInput::load()).
 #pragma once
 
 #include <array>
@@ -21,9 +23,11 @@ struct Ray {
 };
 
 struct LaneInput {
-  Opcode op = Opcode::kBvh;
-  bool a16 = false;
+  Opcode op = Opcode::kBvh;  // intersect: BVH or BVH64
+  bool a16 = false;          // intersect: the ray's dir and inv_dir are A16
   bool exec = true;
+  uint8_t load_dwords = 0;   // load: dwords read, 1 to 4
+  // Intersect: the node pointer. Load: the byte address (load_address()).
   uint64_t node_ptr = 0;
   // extent, origin.xyz, then dir.xyz, inv_dir.xyz (a16 = false: 10 dwords) or
   // the three packed words w0..w2 (a16 = true: 7 dwords, the rest unused).
@@ -35,6 +39,11 @@ struct LaneInput {
 
   NodePtr pointer() const { return NodePtr{node_ptr, op == Opcode::kBvh64}; }
 
+  // A load lane's operands: the byte address of its first dword, and the
+  // bytes it reads (4 per dword).
+  uint64_t load_address() const { return node_ptr; }
+  uint32_t load_bytes() const { return 4u * load_dwords; }
+
   // Widens the operands to binary32 (exact for A16).
   Ray ray() const;
 
@@ -43,7 +52,10 @@ struct LaneInput {
   static LaneInput from_a16(float extent, const Vec3& origin, const std::array<uint16_t, 3>& dir,
                             const std::array<uint16_t, 3>& inv_dir, uint64_t node_ptr,
                             Opcode op = Opcode::kBvh);
+  // A load lane: `dwords` dwords from byte address `address`.
+  static LaneInput load(uint64_t address, uint32_t dwords, bool exec = true);
 };
+static_assert(sizeof(LaneInput) == 56, "a load's operands fit in an intersect lane's");
 
 // Why a lane produced what it did: the timing model and reports count these.
 enum class LaneOutcome : uint8_t {
@@ -53,6 +65,7 @@ enum class LaneOutcome : uint8_t {
   kOutOfBounds,      // node past descriptor size: all ones, no fetch
   kBoxNode,          // four ray/box tests performed
   kTriangle,         // one ray/triangle test performed
+  kLoad,             // vector memory load: the dwords read
 };
 
 const char* outcome_name(LaneOutcome outcome);

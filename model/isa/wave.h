@@ -1,5 +1,13 @@
-// wave.h — one image_bvh[64]_intersect_ray instruction of one wave, as a SIMD
-// hands it to the TD (32 or 64 lanes, one descriptor), and what comes back.
+// wave.h — one wave instruction as a SIMD hands it to the TD (32 or 64
+// lanes, EXEC per lane), and what comes back. Two kinds travel the same
+// stream and return in the order the TD accepted them:
+//  - kIntersect: image_bvh[64]_intersect_ray. Each lane's node pointer and
+//    ray (LaneInput), one descriptor for the instruction.
+//  - kLoad: a vector memory load (buffer_load_dword[x2,x3,x4],
+//    global_load_dword*). Each lane's byte address and dword count, 1 to 4
+//    (LaneInput::load_address(), LaneInput::load_dwords), inside one 64-byte
+//    unit (model/ref/load.h); the descriptor is not used. The lane's result
+//    is the dwords read, little-endian, the rest 0.
 #pragma once
 
 #include <cstdint>
@@ -10,9 +18,14 @@
 
 namespace td {
 
+enum class InstrKind : uint8_t { kIntersect, kLoad };
+
+inline const char* instr_kind_name(InstrKind kind) { return kind == InstrKind::kLoad ? "load" : "intersect"; }
+
 struct WaveInstr {
   uint64_t id = 0;  // unique within a run: scoreboards match results by it
-  Descriptor descriptor;
+  InstrKind kind = InstrKind::kIntersect;
+  Descriptor descriptor;         // kIntersect's
   std::vector<LaneInput> lanes;  // 32 or 64; EXEC is each lane's `exec`
 
   static constexpr uint32_t kMaxLanes = 64;

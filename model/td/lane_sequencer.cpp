@@ -64,7 +64,7 @@ void LaneSequencer::tick(uint64_t cycle) {
       ++stats_.stall_fetch_queue_full;
       return;
     }
-    fetch_out_.push(FetchJob::of(LaneJob{slot_index, lane}, route.address, route.type), cycle);
+    fetch_out_.push(FetchJob::of(LaneJob{slot_index, lane}, route.address, route.bytes, route.type), cycle);
   } else {
     if (!no_fetch_out_.can_push()) {
       stalled_ = true;

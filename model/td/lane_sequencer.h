@@ -2,7 +2,8 @@
 // instructions in order and sends at most one active lane a clock onward.
 // Inactive lanes are skipped at no cost (contract §3/§8). Lanes that need no
 // fetch (descriptor fault, reserved type, out of bounds) go straight to
-// write-back with their all-ones result; the others go to node fetch.
+// write-back with their all-ones result; the others (a load's active lanes
+// too) go to node fetch.
 #pragma once
 
 #include "model/sim/channel.h"

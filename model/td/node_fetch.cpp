@@ -65,6 +65,7 @@ void NodeFetch::tick(uint64_t cycle) {
            response.pending ? std::string("fill pending") : fmt::format("ready at {}", response.cycle));
   requested_ = true;
   last_hit_ = response.hit;
+  if (__builtin_expect(fetch.type == kLoadLane, 0)) stats_.load_l0_hits.add(response.hit ? 1 : 0);
   last_address_ = fetch.address;
   if (!response.pending) stats_.lane_fetch_latency.sample(response.cycle - cycle);
   const FetchedLane lane{job, fetch.type, response.pending ? UINT64_MAX : response.cycle, tag, cycle};

@@ -1,8 +1,9 @@
 // node_fetch.h — requests each lane's node (64 or 128 bytes, as the
-// sequencer's FetchJob says) from the TD's L0, one request a clock, and
-// holds the lane in the return buffer until its bytes arrive. The buffer's
-// depth bounds the lanes in flight; misses return out of order, and the
-// issue port takes the lane whose data is ready first.
+// sequencer's FetchJob says; a load lane's 4 to 16 bytes alike) from the
+// TD's L0, one request a clock, and holds the lane in the return buffer
+// until its bytes arrive. The buffer's depth bounds the lanes in flight;
+// misses return out of order, and the issue port (a load lane: write-back's
+// load port) takes the lane whose data is ready first.
 #pragma once
 
 #include <functional>

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <stdexcept>
 
+#include "model/ref/load.h"
 #include "model/sim/debug.h"
 #include "model/td/datapath_factory.h"
 
@@ -26,24 +29,26 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       client_(client),
       fetch_queue_(params.fetch_queue_depth),
       no_fetch_(2),
-      stats_(stats.block<TdStats>(sim::StatGroup(stats, this->name()))),
+      stats_(stats.block<TdStats>(sim::StatGroup(stats, this->name()), client.issues_loads())),
       l0_events_(events),
       l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), &l0_events_),
       waves_(params.instruction_queue_depth),
       sequencer_("lane_sequencer", waves_, fetch_queue_, no_fetch_, stats_),
       node_fetch_("node_fetch", params.return_buffer_entries, fetch_queue_, l0_, stats_,
                   [this](uint64_t cycle) { *due_cycle_ = std::min(*due_cycle_, cycle); }),
-      write_back_("write_back", index, params.return_latency_cycles, waves_, sort_out_, tri_out_, no_fetch_, client,
-                  stats_),
+      write_back_("write_back", index, params.return_latency_cycles, waves_, sort_out_, tri_out_, no_fetch_, load_out_,
+                  client, stats_),
       box_out_(BoxStage::output_channel(params.box_latency_cycles)),
       sort_out_(SortStage::output_channel(params.sort_latency_cycles)),
       tri_out_(TriStage::output_channel(params.triangle_latency_cycles)),
+      load_out_(2, kLoadPortCycles),
       box_stage_("box_stage", params.box_latency_cycles, box_out_, datapath_factory(params.datapath).box),
       sort_stage_("sort_stage", params.sort_latency_cycles, box_out_, sort_out_, waves_,
                   datapath_factory(params.datapath).sort),
       tri_stage_("tri_stage", params.triangle_latency_cycles, tri_out_, datapath_factory(params.datapath).triangle) {
   clocked_datapaths_ = box_stage_.clocked() || sort_stage_.clocked() || tri_stage_.clocked();
   write_ahead_ = params.datapath == "cpp";
+  counts_loads_ = client.issues_loads();
   set_results_at_acceptance(write_ahead_ && client.takes_results_at_acceptance());
   box_to_write_cycles_ = params.box_latency_cycles + params.sort_latency_cycles;
   tri_to_write_cycles_ = params.triangle_latency_cycles;
@@ -62,6 +67,7 @@ void Td::reset() {
   waves_.clear();
   fetch_queue_.clear();
   no_fetch_.clear();
+  load_out_.clear();
   sequencer_.reset();
   node_fetch_.reset();
   box_stage_.reset();
@@ -146,6 +152,16 @@ void Td::issue_port(uint64_t cycle) {
     if (!node_fetch_.buffer_empty()) ++stats_.stall_waiting_memory;
     return;
   }
+  // A load lane at the head leaves by the load port; a node lane ready
+  // behind it may still take the issue port this clock.
+  if (__builtin_expect(node_fetch_.ready_lane().type == kLoadLane, 0)) {
+    if (!return_load(cycle)) return;
+    if (!node_fetch_.has_ready(cycle)) {
+      if (!node_fetch_.buffer_empty()) ++stats_.stall_waiting_memory;
+      return;
+    }
+    if (node_fetch_.ready_lane().type == kLoadLane) return;  // it leaves next clock
+  }
   // (The lane carries its node type: the slot's routes are not read again.)
   const bool is_box_lane = is_box(node_fetch_.ready_lane().type);
   // (Lanes written ahead never wait for a datapath: nothing holds them.)
@@ -182,6 +198,37 @@ void Td::issue_port(uint64_t cycle) {
   port_type_ = static_cast<uint8_t>(lane.type);
 }
 
+bool Td::return_load(uint64_t cycle) {
+  if (!write_ahead_ && !load_out_.can_push()) return false;
+  const LandedLane lane = node_fetch_.take();
+  const WaveSlot& slot = waves_.slot(lane.slot);
+  const LaneRoute& route = slot.routes[lane.lane];
+  ++stats_.load_lanes;
+  stats_.load_bytes.add(route.bytes);
+  if (write_ahead_) {
+    write_back_.land_ahead(lane.slot, cycle + kLoadPortCycles);  // its result is in the slot (plan_accepted_load)
+  } else {
+    std::array<uint8_t, 4 * ref::kLoadMaxDwords> scratch;
+    const uint8_t* bytes = store_.image->view(route.address, route.bytes, scratch.data());
+    load_out_.push(LaneDone{lane.slot, lane.lane, ref::load_result(bytes, route.bytes / 4)}, cycle);
+  }
+  if (progress_) progress_->note(cycle);
+  TD_DEBUG(kTd, cycle, name(), "load port: wave {} lane {} -> {}: {} B at {:#x}", slot.id, lane.lane,
+           write_back_.name(), route.bytes, route.address);
+  return true;
+}
+
+void Td::check_load(const WaveInstr& instr) const {
+  if (!counts_loads_)
+    throw std::invalid_argument(fmt::format("{}: wave {} is a load, but the wave client said it issues none "
+                                            "(WaveClient::issues_loads)", name(), instr.id));
+  for (size_t l = 0; l < instr.lanes.size(); ++l) {
+    const std::string error = ref::load_lane_error(instr.lanes[l]);
+    if (!error.empty())
+      throw std::invalid_argument(fmt::format("{}: wave {} lane {}: {}", name(), instr.id, l, error));
+  }
+}
+
 void Td::accept_instruction(uint64_t cycle) {
   accepted_ = false;
   if (waves_.full() || (!client_may_have_work_ && cycle < client_retry_cycle_)) return;
@@ -193,6 +240,7 @@ void Td::accept_instruction(uint64_t cycle) {
     return;
   }
   client_may_have_work_ = true;
+  if (instr.kind == InstrKind::kLoad) check_load(instr);
   accepted_slot_ = waves_.accept(instr, cycle);
   write_back_.instruction_accepted();
   accepted_ = true;
@@ -206,6 +254,10 @@ void Td::set_results_at_acceptance(bool on) {
 void Td::plan_accepted(uint64_t cycle) {
   WaveSlot& slot = waves_.slot(accepted_slot_);
   const WaveInstr& instr = incoming_->instr;
+  if (instr.kind == InstrKind::kLoad) {
+    plan_accepted_load(cycle);
+    return;
+  }
   if (!write_ahead_) {
     waves_.plan(accepted_slot_, instr);  // the rays stay for the datapaths
   } else {
@@ -236,6 +288,25 @@ void Td::plan_accepted(uint64_t cycle) {
            slot.lane_count, slot.lanes_to_write);
 }
 
+void Td::plan_accepted_load(uint64_t cycle) {
+  WaveSlot& slot = waves_.slot(accepted_slot_);
+  const WaveInstr& instr = incoming_->instr;
+  waves_.plan_load(accepted_slot_, instr);
+  // Written ahead, each active lane's result is read now: the bytes its
+  // fetch will return (the backing store changes only while the chip is
+  // idle). Otherwise the load port reads them when the lane leaves.
+  std::vector<LaneResult>& results = results_at_acceptance_ ? incoming_->results : slot.results;
+  results.assign(instr.lanes.size(), LaneResult::no_write());
+  if (write_ahead_)
+    for (uint64_t active = slot.active_mask; active != 0; active &= active - 1) {
+      const auto lane = static_cast<uint32_t>(__builtin_ctzll(active));
+      results[lane] = ref::load(instr.lanes[lane], *store_.image);
+    }
+  if (results_at_acceptance_) client_.results_at_acceptance(index_, instr, results.data());
+  TD_DEBUG(kTd, cycle, name(), "accepted load wave {} in slot {}: {} lanes, {} active", slot.id, accepted_slot_,
+           slot.lane_count, slot.lanes_to_write);
+}
+
 uint64_t Td::next_active_cycle(uint64_t cycle) const {
   const uint64_t next = cycle + 1;
   if ((!waves_.full() && client_may_have_work_) || sequencer_.can_progress()) return next;
@@ -247,6 +318,7 @@ uint64_t Td::next_active_cycle(uint64_t cycle) const {
     if (!box_out_.empty()) consider(box_out_.front_visible_cycle());
     if (!sort_out_.empty()) consider(sort_out_.front_visible_cycle());
     if (!tri_out_.empty()) consider(tri_out_.front_visible_cycle());
+    if (!load_out_.empty()) consider(load_out_.front_visible_cycle());
   }
   // A clocked datapath's next result comes out then.
   if (clocked_datapaths_) {
@@ -298,6 +370,7 @@ std::string Td::describe(uint64_t cycle) const {
     out += fmt::format("\n    datapath: {} lanes in {}, {} in {}, {} in {}, {} no-fetch lanes on their way to {}",
                        box_stage_.in_flight(), box_stage_.name(), sort_stage_.in_flight(), sort_stage_.name(),
                        tri_stage_.in_flight(), tri_stage_.name(), no_fetch_.size(), write_back_.name());
+  if (!load_out_.empty()) out += fmt::format(", {} load lanes in the load port", load_out_.size());
   const std::string l0 = l0_.describe(cycle);
   if (!l0.empty()) out += "\n    " + l0;
   return out;

@@ -3,7 +3,18 @@
 //   accept -> lane_sequencer -> fetch_queue -> node_fetch (L0) -> return buffer
 //   return buffer -> issue port (one lane a clock) -> box_stage -> sort_stage -> write_back
 //                                                  `-> tri_stage -------------> write_back
+//   return buffer -> load port (one load lane a clock) -------------------------> write_back
 //   lane_sequencer -> (no fetch: fault, bounds, reserved) ----------------------> write_back
+//
+// A vector memory load (WaveInstr kind kLoad) shares the instruction queue,
+// the sequencer, the fetch queue, node fetch with the L0's MSHRs, and the
+// return buffer with the intersects: each active lane is one L0 request of
+// its 4 to 16 bytes, as a node fetch is of its node's. When its bytes are
+// there and it is at the head of the return buffer it leaves by the load
+// port, not the issue port: it takes no datapath clock, and a node lane
+// behind it may issue in the same clock. Its result is the bytes read
+// (ref::load) and it is written a clock later (kLoadPortCycles). Loads
+// return in order with the other instructions.
 //
 // (With the C++ datapaths and no waveform, the issue port computes a lane's
 // result and writes it ahead, stamped with the cycle it would reach
@@ -130,6 +141,14 @@ class Td : public sc_core::sc_module {
   [[gnu::always_inline]] inline void issue_port(uint64_t cycle);
   [[gnu::always_inline]] inline void accept_instruction(uint64_t cycle);
   void plan_accepted(uint64_t cycle);  // the instruction accept_instruction() took
+  void plan_accepted_load(uint64_t cycle);  // the same, a load instruction
+  // A load from the client: refused (std::invalid_argument naming the TD,
+  // the instruction and the lane) unless the client said it issues loads
+  // and every active lane stays inside its 64-byte unit (ref::load_lane_error).
+  void check_load(const WaveInstr& instr) const;
+  // The load lane at the head of the return buffer leaves by the load port;
+  // false when the port's register is still full (not written ahead).
+  bool return_load(uint64_t cycle);
   void set_results_at_acceptance(bool on);
   [[gnu::always_inline]] inline void clock_and_write_lanes(uint64_t cycle);
   uint64_t next_active_cycle(uint64_t cycle) const;
@@ -144,8 +163,9 @@ class Td : public sc_core::sc_module {
   // StageView; the channels between them sit together, here). stats_ is
   // constructed before l0_ (the registry lists stats in that order), and
   // l0_ before the stages. Write-back keeps references to the datapaths'
-  // output channels, declared after it with the datapaths (lanes written
-  // ahead never use them), and uses them only once the TD runs.
+  // and the load port's output channels, declared after it with the
+  // datapaths (lanes written ahead never use them), and uses them only once
+  // the TD runs.
   uint64_t own_due_cycle_ = 0;
   uint64_t* due_cycle_ = &own_due_cycle_;  // see keep_due_cycle_in()
   uint64_t last_tick_cycle_ = 0;
@@ -177,7 +197,13 @@ class Td : public sc_core::sc_module {
   // (WaveClient::takes_results_at_acceptance): they go to it from
   // plan_accepted(), not into the slot, and the slot returns none.
   bool results_at_acceptance_ = false;
+  // The client issues loads (WaveClient::issues_loads): their counters
+  // are registered, and load instructions taken.
+  bool counts_loads_ = false;
   uint32_t box_to_write_cycles_ = 0, tri_to_write_cycles_ = 0;
+  // A load lane taken from the return buffer is written this much later:
+  // the load port's register.
+  static constexpr uint32_t kLoadPortCycles = 1;
   uint32_t index_;
   sim::ProgressMark* progress_ = nullptr;
   const BackingStore& store_;
@@ -204,6 +230,7 @@ class Td : public sc_core::sc_module {
   sim::Channel<BoxTested> box_out_;
   sim::Channel<LaneDone> sort_out_;
   sim::Channel<LaneDone> tri_out_;
+  sim::Channel<LaneDone> load_out_;  // the load port's register
   BoxStage box_stage_;
   SortStage sort_stage_;
   TriStage tri_stage_;

@@ -2,7 +2,7 @@
 
 namespace td::timing {
 
-bool TdStats::register_counters(TdStats& s, const sim::StatGroup& g) {
+bool TdStats::register_counters(TdStats& s, const sim::StatGroup& g, bool counts_loads) {
   g.counter_in("cycles", "cycles", "clocks simulated for this TD, busy or idle", s.cycles);
   g.counter_in("busy_cycles", "cycles", "clocks in which a lane entered the box or triangle datapath", s.busy_cycles);
   g.counter_in("box_nodes", "nodes", "box nodes tested (one lane each)", s.box_nodes);
@@ -14,6 +14,13 @@ bool TdStats::register_counters(TdStats& s, const sim::StatGroup& g) {
   g.counter_in("out_of_bounds", "lanes", "active lanes whose node lies past the descriptor size", s.out_of_bounds);
   g.counter_in("reserved_types", "lanes", "active lanes pointing at node type 6 or 7", s.reserved_types);
   g.counter_in("waves", "instructions", "wave instructions completed", s.waves);
+  if (counts_loads) {
+    g.counter_in("loads", "instructions", "vector memory load instructions completed (counted in waves too)", s.loads);
+    g.counter_in("load_lanes", "lanes", "active load lanes returned to write-back (one L0 request each)",
+                 s.load_lanes);
+    g.counter_in("load_bytes", "bytes", "bytes read by active load lanes", s.load_bytes);
+    g.counter_in("load_l0_hits", "lanes", "load lanes whose L0 lookup hit", s.load_l0_hits);
+  }
   g.counter_in("stall_fetch_queue_full", "cycles", "sequencer held a lane: fetch queue full", s.stall_fetch_queue_full);
   g.counter_in("stall_memory", "cycles", "node fetch refused by L0: all MSHRs busy", s.stall_memory);
   g.counter_in("stall_return_buffer_full", "cycles", "node fetch held a lane: return buffer full",
@@ -27,8 +34,8 @@ bool TdStats::register_counters(TdStats& s, const sim::StatGroup& g) {
   return true;
 }
 
-TdStats::TdStats(const sim::StatGroup& g)
-    : registered_(register_counters(*this, g)),
+TdStats::TdStats(const sim::StatGroup& g, bool counts_loads)
+    : registered_(register_counters(*this, g, counts_loads)),
       wave_latency(g.histogram("wave_latency", "cycles", "instruction latency: accepted -> results returned",
                                sim::power_of_two_bounds(1u << 16))),
       lane_fetch_latency(g.histogram("lane_fetch_latency", "cycles", "node fetch latency: L0 request -> data ready",

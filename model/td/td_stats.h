@@ -2,6 +2,9 @@
 // name (`chip.wgp3.td1.*`). The registry owns them as one block
 // (StatsRegistry::block): a TD updates several every clock, and reaches
 // them through one reference, the ones a lane moves first, side by side.
+// The load counters are registered only for a TD whose wave client issues
+// vector memory loads (WaveClient::issues_loads): a TD of intersects alone
+// reports what it always did.
 #pragma once
 
 #include "model/sim/stats.h"
@@ -9,7 +12,7 @@
 namespace td::timing {
 
 struct alignas(64) TdStats {
-  explicit TdStats(const sim::StatGroup& group);
+  TdStats(const sim::StatGroup& group, bool counts_loads);
   TdStats(const TdStats&) = delete;  // the registry holds the counters' addresses
   TdStats& operator=(const TdStats&) = delete;
 
@@ -32,16 +35,20 @@ struct alignas(64) TdStats {
   sim::Counter out_of_bounds;      // lanes
   sim::Counter reserved_types;     // lanes
   sim::Counter cycles;             // clocks ticked since reset (busy or idle)
+  sim::Counter loads;              // load instructions completed
+  sim::Counter load_lanes;         // active load lanes returned to write-back
+  sim::Counter load_bytes;         // bytes those lanes read
+  sim::Counter load_l0_hits;       // load lanes whose L0 lookup hit
 
  private:
   // Registers the counters above, in the order reports list them, before
   // the histograms below register themselves.
-  static bool register_counters(TdStats& stats, const sim::StatGroup& group);
+  static bool register_counters(TdStats& stats, const sim::StatGroup& group, bool counts_loads);
   [[maybe_unused]] bool registered_;
 
  public:
   sim::Histogram& wave_latency;          // accept -> complete, cycles
-  sim::Histogram& lane_fetch_latency;    // fetch request -> data ready, cycles
+  sim::Histogram& lane_fetch_latency;    // fetch request -> data ready, cycles (loads' too)
 };
 
 }  // namespace td::timing

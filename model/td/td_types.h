@@ -1,7 +1,7 @@
 // td_types.h — what travels between the TD's stages, and the two interfaces
 // the TD meets outside itself: the wave client (wave_client.h: the SIMDs
 // supply wave instructions and take results) and the backing store (the
-// bytes of the BVH).
+// bytes of the BVH and whatever else the loads read).
 #pragma once
 
 #include <array>
@@ -25,23 +25,29 @@ struct LaneJob {
   uint32_t lane = 0;  // lane index within the wave
 };
 
-// Sequencer -> node fetch: a lane that fetches a node, with what the fetch
-// and the issue port need of its route. Carried, so that neither reads the
-// wave slot's routes again: the line they share was last touched when the
-// sequencer passed the lane, tens of clocks and many TDs' ticks before.
-// Packed in 16 bytes: the fetch queue's ring stays one line at its
-// default depth.
+// A load lane travels the fetch queue and the return buffer with this in
+// place of a node type: node type 6 is reserved, and a lane pointing at one
+// takes no fetch, so no node lane ever carries it.
+constexpr NodeType kLoadLane = NodeType::kReserved6;
+
+// Sequencer -> node fetch: a lane that fetches a node (or a load lane's
+// bytes), with what the fetch and the issue port need of its route.
+// Carried, so that neither reads the wave slot's routes again: the line
+// they share was last touched when the sequencer passed the lane, tens of
+// clocks and many TDs' ticks before. Packed in 16 bytes: the fetch queue's
+// ring stays one line at its default depth.
 struct FetchJob {
-  uint64_t address = 0;  // the node's byte address
+  uint64_t address = 0;  // the node's (or the load's) byte address
   uint32_t slot = 0;     // wave buffer slot of its instruction
   uint8_t lane = 0;      // lane index within the wave (< 64)
-  NodeType type = NodeType::kTriangle0;
+  NodeType type = NodeType::kTriangle0;  // the node's; kLoadLane for a load
+  uint8_t size_bytes = 0;  // 64, or 128 for an FP32 box node; a load's 4 to 16
 
-  static FetchJob of(const LaneJob& job, uint64_t address, NodeType type) {
-    return FetchJob{address, job.slot, static_cast<uint8_t>(job.lane), type};
+  static FetchJob of(const LaneJob& job, uint64_t address, uint32_t bytes, NodeType type) {
+    return FetchJob{address, job.slot, static_cast<uint8_t>(job.lane), type, static_cast<uint8_t>(bytes)};
   }
   LaneJob job() const { return LaneJob{slot, lane}; }
-  uint32_t bytes() const { return node_bytes(type); }  // 64, or 128 for an FP32 box node
+  uint32_t bytes() const { return size_bytes; }
 };
 static_assert(sizeof(FetchJob) == 16, "a fetch job packs in 16 bytes");
 
@@ -49,16 +55,17 @@ static_assert(sizeof(FetchJob) == 16, "a fetch job packs in 16 bytes");
 // (kept in ready order; equal ready cycles in fetch order).
 struct FetchedLane {
   LaneJob job;
-  NodeType type = NodeType::kTriangle0;  // its node's (the issue port's choice of datapath)
+  NodeType type = NodeType::kTriangle0;  // its node's (the issue port's choice of datapath), or kLoadLane
   uint64_t ready_cycle = 0;  // node bytes available from this cycle (UINT64_MAX: fill not known yet)
   uint64_t tag = 0;          // names the request to L0 while its fill is pending
   uint64_t request_cycle = 0;
 };
 
 // A fetched lane whose data cycle is known, as the return buffer's ring
-// keeps it for the issue port: 16 bytes (the tag and the request cycle
-// served the fill and its latency, both behind it), so a TD's buffer of
-// lanes in flight takes a quarter of the lines it would.
+// keeps it for the issue port (a load lane: for write-back's load port):
+// 16 bytes (the tag and the request cycle served the fill and its latency,
+// both behind it), so a TD's buffer of lanes in flight takes a quarter of
+// the lines it would.
 struct LandedLane {
   uint64_t ready_cycle = 0;
   uint32_t slot = 0;
@@ -109,7 +116,7 @@ struct LaneDone {
   }
 };
 
-// The bytes the node fetches read: swapped only while the chip is idle.
+// The bytes the node fetches and loads read: swapped only while the chip is idle.
 struct BackingStore {
   const MemoryImage* image = nullptr;
 };

@@ -9,6 +9,7 @@ uint32_t WaveBuffer::accept(const WaveInstr& instr, uint64_t cycle) {
   const uint32_t index = wrap(head_ + count_);
   WaveSlot& s = slots_[index];
   s.id = instr.id;
+  s.kind = instr.kind;
   s.descriptor = instr.descriptor;
   s.lanes_to_write = 0;
   s.active_mask = 0;
@@ -30,6 +31,22 @@ void WaveBuffer::plan(uint32_t index, const WaveInstr& instr) {
   plan(index, instr, [&s](uint32_t lane, const ref::LanePlan& plan) {
     if (plan.needs_fetch()) s.rays[lane] = plan.ray;
   });
+}
+
+void WaveBuffer::plan_load(uint32_t index, const WaveInstr& instr) {
+  WaveSlot& s = slots_[index];
+  assert(instr.id == s.id && instr.kind == InstrKind::kLoad && instr.lanes.size() == s.lane_count);
+  s.routes.resize(s.lane_count);
+  for (uint32_t i = 0; i < s.lane_count; ++i) {
+    const LaneInput& lane = instr.lanes[i];
+    if (!lane.exec) {
+      s.routes[i] = LaneRoute{};  // kInactive
+      continue;
+    }
+    s.routes[i] = LaneRoute::load(lane);
+    ++s.lanes_to_write;
+    s.active_mask |= uint64_t{1} << i;
+  }
 }
 
 void WaveBuffer::retire_oldest() {

@@ -1,7 +1,8 @@
 // wave_buffer.h — the TD's per-wave state: instructions in acceptance order,
-// each with its lanes' routes and a result buffer. The sequencer walks the
+// each with its lanes' routes and a result buffer (intersect and load
+// instructions alike: see wave.h). The sequencer walks the
 // lanes, write-back fills the results, and instructions retire in order from
-// the head (loads return in order to a wave, as the vmcnt counter assumes).
+// the head (results return in order to a wave, as the vmcnt counter assumes).
 #pragma once
 
 #include <cassert>
@@ -11,23 +12,33 @@
 #include "model/isa/wave.h"
 #include "model/sim/line_aligned.h"
 #include "model/ref/intersect.h"
+#include "model/td/td_types.h"
 
 namespace td::timing {
 
 // Where a lane goes, decided at acceptance: ref::plan_lane()'s plan without
-// the ray. The sequencer reads only this, 16 bytes a lane, and hands a
-// fetching lane's address, size and type on with it (FetchJob).
+// the ray, or a load lane's bytes. The sequencer reads only this, 16 bytes a
+// lane, and hands a fetching lane's address, size and type on with it
+// (FetchJob).
 struct LaneRoute {
-  uint64_t address = 0;  // node byte address when a fetch is needed
-  uint32_t bytes = 0;    // 64 or 128 when a fetch is needed
-  NodeType type = NodeType::kTriangle0;
-  LaneOutcome outcome = LaneOutcome::kInactive;  // kBoxNode/kTriangle: fetch needed
+  uint64_t address = 0;  // node (or load) byte address when a fetch is needed
+  uint32_t bytes = 0;    // 64 or 128 when a node fetch is needed; a load's 4 to 16
+  NodeType type = NodeType::kTriangle0;  // kLoadLane for a load lane
+  LaneOutcome outcome = LaneOutcome::kInactive;  // kBoxNode/kTriangle/kLoad: fetch needed
 
   static LaneRoute of(const ref::LanePlan& plan) {
     return LaneRoute{plan.address, plan.bytes, plan.type, plan.outcome};
   }
-  bool needs_fetch() const { return outcome == LaneOutcome::kBoxNode || outcome == LaneOutcome::kTriangle; }
+  // An active lane of a load instruction.
+  static LaneRoute load(const LaneInput& lane) {
+    return LaneRoute{lane.load_address(), lane.load_bytes(), kLoadLane, LaneOutcome::kLoad};
+  }
+  // A node fetch or a load: the outcomes from kBoxNode on.
+  bool needs_fetch() const { return outcome >= LaneOutcome::kBoxNode; }
 };
+static_assert(static_cast<int>(LaneOutcome::kTriangle) == static_cast<int>(LaneOutcome::kBoxNode) + 1 &&
+                  static_cast<int>(LaneOutcome::kLoad) == static_cast<int>(LaneOutcome::kTriangle) + 1,
+              "the outcomes that fetch are the last three");
 static_assert(sizeof(LaneRoute) == 16, "four routes a cache line");
 
 // The fields the stages read every clock first (one cache line, with the
@@ -48,6 +59,7 @@ struct alignas(64) WaveSlot {
   std::vector<LaneResult> results;
   std::vector<Ray> rays;        // per fetching lane, for the datapaths: only when plan() keeps them
   uint64_t id = 0;              // the instruction's
+  InstrKind kind = InstrKind::kIntersect;
   Descriptor descriptor;
 
   bool sequenced() const { return next_lane >= lane_count; }
@@ -82,6 +94,10 @@ class WaveBuffer {
   // The same, with the slot's results cleared for write-back and the
   // fetching lanes' rays kept in the slot for the datapaths.
   void plan(uint32_t index, const WaveInstr& instr);
+  // Plans a load instruction's lanes instead: each active lane (EXEC on)
+  // fetches its bytes (LaneRoute::load). The slot's results are the
+  // caller's to set.
+  void plan_load(uint32_t index, const WaveInstr& instr);
 
   WaveSlot& slot(uint32_t index) { return slots_[index]; }
   const WaveSlot& slot(uint32_t index) const { return slots_[index]; }

@@ -1,6 +1,6 @@
 // wave_client.h — the SIMDs' side of a TD: whoever issues wave instructions
-// to it and takes their results (vector files, microbenchmarks, the
-// traversal shader). Called from inside the chip's clocked process, in TD
+// (intersects and vector memory loads, one stream: wave.h) to it and takes
+// their results (vector files, microbenchmarks, the traversal shader). Called from inside the chip's clocked process, in TD
 // order, so a client sees one deterministic sequence of calls.
 #pragma once
 
@@ -18,7 +18,7 @@ class WaveClient {
 
   // The TD `td_index` has room for an instruction at `cycle`. Fill `out` and
   // return true (`out` may still hold an earlier instruction, whose lanes'
-  // storage the TD reuses: set every field); or return false and set `retry_cycle` to the first cycle
+  // storage the TD reuses: set every field, the kind too); or return false and set `retry_cycle` to the first cycle
   // the client may have one (a wave still in its ALU work until then), or
   // leave it kNever: then nothing comes until the chip is woken
   // (Chip::wake), which every returned result also does (see
@@ -30,6 +30,12 @@ class WaveClient {
   // (the wave's registers are not free): the TD holds them, counts a stall
   // and offers them again next clock; `result` is then left as it was.
   virtual bool wave_completed(uint32_t td_index, WaveResult& result) = 0;
+
+  // The client issues vector memory loads (WaveInstr kind kLoad) besides
+  // intersects. Asked once, when the TD is built: such a TD registers its
+  // load counters (td_stats.h), and any other refuses a load instruction
+  // (std::invalid_argument out of the run).
+  virtual bool issues_loads() const { return false; }
 
   // Results at acceptance. A TD that computes an instruction's results
   // when it accepts it (the C++ datapaths, no waveform: td.h's write_ahead_)

@@ -11,7 +11,8 @@ namespace td::timing {
 
 WriteBack::WriteBack(const char* name, uint32_t td_index, uint32_t return_latency_cycles,
                      WaveBuffer& waves, sim::Channel<LaneDone>& from_sort, sim::Channel<LaneDone>& from_tri,
-                     sim::Channel<LaneDone>& from_no_fetch, WaveClient& client, TdStats& stats)
+                     sim::Channel<LaneDone>& from_no_fetch, sim::Channel<LaneDone>& from_load, WaveClient& client,
+                     TdStats& stats)
     : td_index_(td_index),
       return_latency_(return_latency_cycles),
       waves_(waves),
@@ -20,6 +21,7 @@ WriteBack::WriteBack(const char* name, uint32_t td_index, uint32_t return_latenc
       stats_(stats),
       from_sort_(from_sort),
       from_tri_(from_tri),
+      from_load_(from_load),
       view_(name) {}
 
 void WriteBack::write(const LaneDone& done, uint64_t cycle) {
@@ -89,6 +91,7 @@ void WriteBack::retire(uint64_t cycle) {
       return;
     }
     stats_.wave_latency.sample(cycle - oldest.accept_cycle);
+    if (oldest.kind == InstrKind::kLoad) ++stats_.loads;
     TD_DEBUG(kTd, cycle, name(), "wave {} returned: {} lanes written, latency {} cycles", result.id,
              oldest.lanes_written, cycle - oldest.accept_cycle);
     ++stats_.waves;
@@ -103,6 +106,7 @@ void WriteBack::write_lanes(uint64_t cycle) {
   drain(from_sort_, cycle);
   drain(from_tri_, cycle);
   drain(from_no_fetch_, cycle);
+  drain(from_load_, cycle);
 }
 
 void WriteBack::write_no_fetch_lanes(uint64_t cycle) {

@@ -1,6 +1,6 @@
 // write_back.h — collects lane results from the sort stage, the triangle
-// stage and the no-fetch path (one write port each) into the per-wave result
-// buffer. An instruction completes `return_latency_cycles` after its last
+// stage, the no-fetch path and the load port (load lanes from the return
+// buffer; one write port each) into the per-wave result buffer. An instruction completes `return_latency_cycles` after its last
 // active lane is written, and instructions return to the waves in the order
 // the TD accepted them.
 #pragma once
@@ -18,7 +18,8 @@ class WriteBack {
  public:
   WriteBack(const char* name, uint32_t td_index, uint32_t return_latency_cycles, WaveBuffer& waves,
             sim::Channel<LaneDone>& from_sort, sim::Channel<LaneDone>& from_tri,
-            sim::Channel<LaneDone>& from_no_fetch, WaveClient& client, TdStats& stats);
+            sim::Channel<LaneDone>& from_no_fetch, sim::Channel<LaneDone>& from_load, WaveClient& client,
+            TdStats& stats);
 
   // One clock: write_lanes() then retire_done().
   void tick(uint64_t cycle) {
@@ -31,8 +32,8 @@ class WriteBack {
   // of at least one clock, a lane written this clock cannot complete an
   // instruction before the next, so the two may run in either order.
   void write_lanes(uint64_t cycle);
-  // write_lanes() when the datapaths' lanes are written ahead: only the
-  // no-fetch port carries lanes.
+  // write_lanes() when the datapaths' and loads' lanes are written ahead:
+  // only the no-fetch port carries lanes.
   void write_no_fetch_lanes(uint64_t cycle);
   void retire_done(uint64_t cycle);
   // An instruction was accepted (it may be the only one, so the oldest):
@@ -45,9 +46,10 @@ class WriteBack {
   void set_results_in_slots(bool on) { results_in_slots_ = on; }
   // A lane of slot `slot` whose result is in the slot's results already
   // (written ahead: the C++ datapaths' result needs only the lane's ray and
-  // node, known at acceptance) lands at `write_cycle`. The issue port knows
-  // that cycle as the lane passes it: nothing ever holds a lane between the
-  // issue port and write-back (every port drains a lane a clock). Same
+  // node, known at acceptance; a load's only its bytes) lands at
+  // `write_cycle`. The issue port (the load port) knows that cycle as the
+  // lane passes it: nothing ever holds a lane between the issue port (the
+  // load port) and write-back (every port drains a lane a clock). Same
   // result buffer, same completion cycle; no clock of the TD spent carrying
   // the lane through the sort and write-back ports.
   void land_ahead(uint32_t slot, uint64_t write_cycle);
@@ -68,8 +70,8 @@ class WriteBack {
   void land(WaveSlot& slot, uint64_t cycle);
   void retire(uint64_t cycle);
 
-  // What every tick reads first; the sort and triangle ports (unused when
-  // lanes are written ahead) after what a retirement reads.
+  // What every tick reads first; the sort, triangle and load ports (unused
+  // when lanes are written ahead) after what a retirement reads.
   uint32_t td_index_;
   uint32_t return_latency_;
   // No instruction retires before this cycle (UINT64_MAX: not before a lane
@@ -87,6 +89,7 @@ class WriteBack {
   WaveResult outgoing_;  // handed to the client; reused so results are not reallocated per instruction
   sim::Channel<LaneDone>& from_sort_;
   sim::Channel<LaneDone>& from_tri_;
+  sim::Channel<LaneDone>& from_load_;
   struct TraceSignals {
     sim::VcdWriter::SignalId lanes_written, wave_retired, waves_in_flight;
   } trace_{};

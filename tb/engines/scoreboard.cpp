@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "model/ref/intersect.h"
+#include "model/ref/load.h"
 #include "tb/vectors/check.h"
 
 namespace td::tb {
@@ -19,15 +20,29 @@ uint32_t Scoreboard::check(const WaveInstr& instr, const WaveResult& result, con
     return 1;
   }
   for (size_t i = 0; i < lanes; ++i)
-    if (!check_lane(instr.descriptor, instr.lanes[i], result.lanes[i], memory, instr.id, i, order)) ++bad;
+    if (!check_lane(instr.kind, instr.descriptor, instr.lanes[i], result.lanes[i], memory, instr.id, i, order)) ++bad;
   return bad;
 }
 
-bool Scoreboard::check_lane(const Descriptor& descriptor, const LaneInput& input, const LaneResult& result,
-                            const MemoryImage& memory, uint64_t wave_id, size_t lane_index, uint64_t order) {
-  const LaneResult expected = ref::intersect(descriptor, input, memory);
+bool Scoreboard::check_lane(InstrKind kind, const Descriptor& descriptor, const LaneInput& input,
+                            const LaneResult& result, const MemoryImage& memory, uint64_t wave_id, size_t lane_index,
+                            uint64_t order) {
   ++lanes_checked_;
   if (!input.exec) ++inactive_lanes_checked_;
+  LaneResult expected;
+  if (kind == InstrKind::kLoad) {
+    ++load_lanes_checked_;
+    const std::string error = ref::load_lane_error(input);
+    if (!error.empty()) {  // no TD returns such a lane: it refuses the instruction
+      ++mismatches_;
+      report(order, fmt::format("wave {} lane {}: the reference refuses it ({}), model {}", wave_id, lane_index, error,
+                                format_result(result)));
+      return false;
+    }
+    expected = ref::load(input, memory);
+  } else {
+    expected = ref::intersect(descriptor, input, memory);
+  }
   if (result.same_value(expected)) return true;
   ++mismatches_;
   if (reports_.size() < kMaxReports)
@@ -50,6 +65,7 @@ void Scoreboard::report(uint64_t order, std::string text) {
 void Scoreboard::merge(const Scoreboard& other) {
   lanes_checked_ += other.lanes_checked_;
   inactive_lanes_checked_ += other.inactive_lanes_checked_;
+  load_lanes_checked_ += other.load_lanes_checked_;
   mismatches_ += other.mismatches_;
   if (other.reports_.empty()) return;
   // Both lists are in order: merge them, keeping the first kMaxReports

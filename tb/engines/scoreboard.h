@@ -1,6 +1,7 @@
 // scoreboard.h — the golden reference's check on the timing model: every
-// lane of every completed instruction is compared with ref::intersect() on
-// the same inputs and the same memory. The timing model only reports what it
+// lane of every completed instruction is compared with the reference on the
+// same inputs and the same memory: ref::intersect() for an intersect's
+// lanes, ref::load() for a load's. The timing model only reports what it
 // completed; the scoreboard decides whether it was right.
 #pragma once
 
@@ -21,8 +22,9 @@ class Scoreboard {
  public:
   // Compares each lane; returns the number of mismatching lanes.
   uint32_t check(const WaveInstr& instr, const WaveResult& result, const MemoryImage& memory, uint64_t order = 0);
-  // Compares one lane (lane `lane_index` of wave `wave_id`); true if it matches.
-  bool check_lane(const Descriptor& descriptor, const LaneInput& input, const LaneResult& result,
+  // Compares one lane (lane `lane_index` of wave `wave_id`, an instruction
+  // of `kind`; `descriptor` is an intersect's); true if it matches.
+  bool check_lane(InstrKind kind, const Descriptor& descriptor, const LaneInput& input, const LaneResult& result,
                   const MemoryImage& memory, uint64_t wave_id, size_t lane_index, uint64_t order = 0);
 
   // A returned instruction that was never issued (or returned twice).
@@ -35,6 +37,8 @@ class Scoreboard {
   uint64_t lanes_checked() const { return lanes_checked_; }
   // Of those, lanes with EXEC clear (checked to write nothing; no test ran).
   uint64_t inactive_lanes_checked() const { return inactive_lanes_checked_; }
+  // Of those, lanes of load instructions (active or not).
+  uint64_t load_lanes_checked() const { return load_lanes_checked_; }
   uint64_t mismatches() const { return mismatches_; }
   // The first few mismatches, described for people.
   const std::vector<std::string>& reports() const { return reports_; }
@@ -45,6 +49,7 @@ class Scoreboard {
   std::vector<uint64_t> report_orders_;  // reports_[i] is of instruction report_orders_[i]
   uint64_t lanes_checked_ = 0;
   uint64_t inactive_lanes_checked_ = 0;
+  uint64_t load_lanes_checked_ = 0;
   uint64_t mismatches_ = 0;
   std::vector<std::string> reports_;
 };

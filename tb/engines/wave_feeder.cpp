@@ -1,5 +1,6 @@
 #include "tb/engines/wave_feeder.h"
 
+#include "model/ref/load.h"
 #include "tb/common/rng.h"
 
 #include <fmt/format.h>
@@ -10,23 +11,27 @@
 
 namespace td::tb {
 
-WaveFeeder::WaveFeeder(size_t td_count, const MemoryImage& memory)
-    : queues_(td_count), memory_(&memory), checks_(td_count) {}
+WaveFeeder::WaveFeeder(size_t td_count, const MemoryImage& memory, bool issues_loads)
+    : queues_(td_count), issues_loads_(issues_loads), memory_(&memory), checks_(td_count) {}
 
-namespace {
-
-// A SIMD issues wave32 or wave64 instructions; anything else is a testbench
-// bug, stopped here rather than inside the model.
-void check_wave_size(const WaveInstr& instr) {
+// A SIMD issues wave32 or wave64 instructions, and loads that stay inside
+// their 64-byte units; anything else is a testbench bug, stopped here rather
+// than inside the model.
+void WaveFeeder::check_instruction(const WaveInstr& instr) const {
   if (instr.lanes.empty() || instr.lanes.size() > WaveInstr::kMaxLanes)
     throw std::invalid_argument(fmt::format("wave instruction with {} lanes (must be 1 to {})", instr.lanes.size(),
                                             WaveInstr::kMaxLanes));
+  if (instr.kind != InstrKind::kLoad) return;
+  if (!issues_loads_)
+    throw std::invalid_argument("a load instruction for a wave feeder made without issues_loads");
+  for (size_t l = 0; l < instr.lanes.size(); ++l) {
+    const std::string error = ref::load_lane_error(instr.lanes[l]);
+    if (!error.empty()) throw std::invalid_argument(fmt::format("load instruction lane {}: {}", l, error));
+  }
 }
 
-}  // namespace
-
 uint64_t WaveFeeder::push(uint32_t td_index, WaveInstr instr) {
-  check_wave_size(instr);
+  check_instruction(instr);
   instr.id = next_id_++;
   const uint64_t id = instr.id;
   queues_.at(td_index).push_back(std::move(instr));
@@ -40,7 +45,7 @@ bool WaveFeeder::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, ui
     if (!generator_) return false;
     WaveInstr made;
     if (!generator_(td_index, made)) return false;
-    check_wave_size(made);
+    check_instruction(made);
     made.id = next_id_++;
     out = made;
     in_flight_.emplace(made.id, std::move(made));

@@ -23,7 +23,9 @@ class WaveFeeder : public timing::WaveClient {
   using Generator = std::function<bool(uint32_t td_index, WaveInstr& out)>;
   using Completion = std::function<void(uint32_t td_index, const WaveInstr&, const WaveResult&)>;
 
-  WaveFeeder(size_t td_count, const MemoryImage& memory);
+  // `issues_loads`: load instructions may be queued or generated besides
+  // intersects (WaveClient::issues_loads; the chip asks when it is built).
+  WaveFeeder(size_t td_count, const MemoryImage& memory, bool issues_loads = false);
 
   // Queues an instruction for a TD; returns the id assigned to it.
   uint64_t push(uint32_t td_index, WaveInstr instr);
@@ -37,6 +39,7 @@ class WaveFeeder : public timing::WaveClient {
   bool done() const { return in_flight_.empty() && queued_ == 0 && !generator_; }
   void end_generation() { generator_ = nullptr; }
 
+  bool issues_loads() const override { return issues_loads_; }
   bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) override;
   bool wave_completed(uint32_t td_index, WaveResult& result) override;
   // The scoreboard's checks of what the TD returned this clock (kept by
@@ -73,7 +76,10 @@ class WaveFeeder : public timing::WaveClient {
   void reset_window();
 
  private:
+  void check_instruction(const WaveInstr& instr) const;
+
   std::vector<std::deque<WaveInstr>> queues_;
+  bool issues_loads_;
   size_t queued_ = 0;
   Generator generator_;
   Completion completion_;

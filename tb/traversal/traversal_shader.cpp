@@ -164,6 +164,7 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   ready_wait_cycles_.add(cycle - turn.ready_cycle);
   // Every field is set: `out` keeps an earlier instruction's storage.
   out.id = next_id_++;
+  out.kind = InstrKind::kIntersect;
   out.descriptor = bvh_.descriptor;
   out.lanes.resize(params_.lanes_per_wave);
   // Each live walk was last touched when the wave's previous result came
@@ -198,7 +199,8 @@ void TraversalShader::process_returned(uint32_t td_index) {
   TdChecks& checks = checks_[td_index];
   for (size_t k = 0; k < checks.waiting; ++k) {
     const PendingLane& p = checks.pending[k];
-    checks.board.check_lane(bvh_.descriptor, p.input, p.result, bvh_.memory, p.instr_id, p.lane, p.order);
+    checks.board.check_lane(InstrKind::kIntersect, bvh_.descriptor, p.input, p.result, bvh_.memory, p.instr_id, p.lane,
+                            p.order);
   }
   checks.waiting = 0;
 }

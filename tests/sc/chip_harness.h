@@ -1,5 +1,5 @@
 // chip_harness.h — a chip, a wave feeder and a memory image for tests of the
-// timing model. SystemC elaborates once per process: each test builds one
+// timing model, and the instructions they issue (intersects, loads). SystemC elaborates once per process: each test builds one
 // harness (CTest runs every test in its own process).
 #pragma once
 
@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/chip/chip.h"
@@ -35,10 +36,10 @@ inline Ray test_ray(uint32_t i) {
 
 struct Harness {
   // The chip's wave client is the feeder, or `client` (which may pass calls
-  // on to the feeder).
-  explicit Harness(const cfg::Config& c, timing::WaveClient* client = nullptr)
+  // on to the feeder). `issues_loads`: the feeder takes load instructions.
+  explicit Harness(const cfg::Config& c, timing::WaveClient* client = nullptr, bool issues_loads = false)
       : config(c),
-        feeder(c.td_count(), memory),
+        feeder(c.td_count(), memory, issues_loads),
         chip(std::make_unique<chip::Chip>("chip", config, client ? *client : feeder, stats)) {
     chip->set_memory(memory);
   }
@@ -69,6 +70,15 @@ struct Harness {
       memory.write(tri_unit(k) * kNodeUnitBytes, bytes.data(), 64);
     }
   }
+  // `lines` 64-byte units of bytes from kLoadBase on, each byte a hash of
+  // its address (what load_wave() reads).
+  void write_load_data(uint32_t lines) {
+    std::vector<uint8_t> bytes(64 * size_t{lines});
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>((i * 2654435761u) >> 13);
+    memory.write(kLoadBase, bytes.data(), bytes.size());
+  }
+  static constexpr uint64_t kLoadBase = 0x4000000;  // past every node write_nodes() writes
+
   static uint64_t box32_unit(uint32_t k) { return 0x10000 + 2 * uint64_t{k}; }
   static uint64_t box16_unit(uint32_t k) { return 0x20000 + uint64_t{k}; }
   static uint64_t tri_unit(uint32_t k) { return 0x30000 + uint64_t{k}; }
@@ -120,6 +130,84 @@ inline WaveInstr mixed_wave(uint32_t lanes, uint32_t seed, uint32_t nodes) {
     instr.lanes.push_back(LaneInput::from_ray(test_ray(seed + l), pointer));
   }
   return instr;
+}
+
+// A client in front of the feeder that takes each instruction's results at
+// acceptance, as the traversal shader does without checks, and hands them
+// to the feeder when the instruction returns: the feeder's scoreboard
+// checks what was taken.
+class TakesResultsAtAcceptance : public timing::WaveClient {
+ public:
+  // `issues_loads`: what the client says (the feeder behind it must agree).
+  explicit TakesResultsAtAcceptance(size_t td_count, bool issues_loads = false)
+      : last_issued_(td_count, 0), issues_loads_(issues_loads) {}
+
+  tb::WaveFeeder* feeder = nullptr;
+
+  bool issues_loads() const override { return issues_loads_; }
+  bool takes_results_at_acceptance() const override { return true; }
+  bool next_wave(uint32_t td, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) override {
+    const bool issued = feeder->next_wave(td, cycle, out, retry_cycle);
+    if (issued) last_issued_[td] = out.id;
+    return issued;
+  }
+  void results_at_acceptance(uint32_t td, const WaveInstr& instr, const LaneResult* results) override {
+    // In the tick whose next_wave() filled the instruction, and once.
+    EXPECT_EQ(instr.id, last_issued_[td]);
+    EXPECT_EQ(taken_.count(instr.id), 0u) << "instruction " << instr.id;
+    taken_[instr.id].assign(results, results + instr.lanes.size());
+  }
+  bool wave_completed(uint32_t td, WaveResult& result) override {
+    EXPECT_TRUE(result.lanes.empty()) << "instruction " << result.id << " returned with its results";
+    const auto it = taken_.find(result.id);
+    if (it == taken_.end()) {
+      ADD_FAILURE() << "instruction " << result.id << " returned without results taken at acceptance";
+      return true;
+    }
+    result.lanes = std::move(it->second);
+    if (!feeder->wave_completed(td, result)) {  // refused: as it was, offered again
+      it->second = std::move(result.lanes);
+      result.lanes.clear();
+      return false;
+    }
+    taken_.erase(it);
+    return true;
+  }
+  void process_returned(uint32_t td) override { feeder->process_returned(td); }
+  size_t not_returned() const { return taken_.size(); }
+
+ private:
+  std::vector<uint64_t> last_issued_;
+  bool issues_loads_;
+  std::unordered_map<uint64_t, std::vector<LaneResult>> taken_;
+};
+
+// A load of `lanes` lanes over the first `lines` units write_load_data()
+// wrote: lane l reads 1 to 4 dwords (cycling) from unit (seed + 3l) % lines,
+// at an offset that keeps it inside the unit (some not dword-aligned);
+// EXEC is off on every seventh lane.
+inline WaveInstr load_wave(uint32_t lanes, uint32_t seed, uint32_t lines) {
+  WaveInstr instr;
+  instr.kind = InstrKind::kLoad;
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const uint32_t dwords = 1 + (seed + l) % 4;
+    const uint32_t room = 64 - 4 * dwords;  // the last offset that keeps it in the unit
+    const uint32_t offset = (l % 5 == 4) ? room - (l % 4) : 4 * ((seed * 3 + l * 5) % (room / 4 + 1));
+    const uint64_t address = Harness::kLoadBase + 64 * uint64_t{(seed + 3 * l) % lines} + offset;
+    instr.lanes.push_back(LaneInput::load(address, dwords, (seed + l) % 7 != 3));
+  }
+  return instr;
+}
+
+// What a load lane must write, read straight from the memory's bytes.
+inline LaneResult expected_load(const MemoryImage& memory, const LaneInput& lane) {
+  if (!lane.exec) return LaneResult::no_write();
+  LaneResult expected{true, {}, LaneOutcome::kLoad};
+  std::vector<uint8_t> bytes(lane.load_bytes());
+  memory.read(lane.load_address(), bytes.data(), bytes.size());
+  for (uint32_t d = 0; d < lane.load_dwords; ++d)
+    for (uint32_t b = 0; b < 4; ++b) expected.dwords[d] |= static_cast<uint32_t>(bytes[4 * d + b]) << (8 * b);
+  return expected;
 }
 
 }  // namespace td::test

@@ -62,7 +62,7 @@ WaveInstr box_wave(uint32_t lanes, uint64_t id) {
 
 struct Fixture {
   sim::StatsRegistry registry;
-  TdStats stats{sim::StatGroup(registry, "td")};
+  TdStats stats{sim::StatGroup(registry, "td"), false};
 };
 
 TEST(WaveBuffer, PlansLanesAndRetiresInOrderAcrossWrapAround) {
@@ -136,7 +136,7 @@ TEST(WaveBuffer, PlanKeepsEachLanesRouteAndHandsActiveLanesTheirWholePlan) {
 // What the sequencer hands the node fetch for lane `lane` of slot `slot`.
 FetchJob fetch_job(const WaveBuffer& waves, uint32_t slot, uint32_t lane) {
   const LaneRoute& route = waves.slot(slot).routes[lane];
-  return FetchJob::of(LaneJob{slot, lane}, route.address, route.type);
+  return FetchJob::of(LaneJob{slot, lane}, route.address, route.bytes, route.type);
 }
 
 TEST(NodeFetch, FillsReturnInReadyOrderNotRequestOrder) {
@@ -271,9 +271,9 @@ TEST(WriteBack, ReturnsInAcceptanceOrderAfterTheReturnLatency) {
   WaveBuffer waves(2);
   const uint32_t first = accept_sequenced(waves, box_wave(1, 1));
   const uint32_t second = accept_sequenced(waves, box_wave(1, 2));
-  sim::Channel<LaneDone> sort(2), tri(2), no_fetch(2);
+  sim::Channel<LaneDone> sort(2), tri(2), no_fetch(2), load(2);
   const uint32_t kReturnLatency = 3;
-  WriteBack write_back("write_back", 0, kReturnLatency, waves, sort, tri, no_fetch, client, f.stats);
+  WriteBack write_back("write_back", 0, kReturnLatency, waves, sort, tri, no_fetch, load, client, f.stats);
   tri.push(LaneDone{second, 0, LaneResult::all_ones(LaneOutcome::kOutOfBounds)}, 10);  // the younger one first
   for (uint64_t cycle = 11; cycle < 20; ++cycle) write_back.tick(cycle);
   EXPECT_TRUE(client.returned.empty()) << "the younger instruction may not overtake";
@@ -295,9 +295,9 @@ TEST(WriteBack, LanesWrittenAheadCompleteAfterTheLatestLanding) {
   RecordingClient client;
   WaveBuffer waves(1);
   const uint32_t slot = accept_sequenced(waves, box_wave(3, 7));
-  sim::Channel<LaneDone> sort(2), tri(2), no_fetch(2);
+  sim::Channel<LaneDone> sort(2), tri(2), no_fetch(2), load(2);
   const uint32_t kReturnLatency = 4;
-  WriteBack write_back("write_back", 0, kReturnLatency, waves, sort, tri, no_fetch, client, f.stats);
+  WriteBack write_back("write_back", 0, kReturnLatency, waves, sort, tri, no_fetch, load, client, f.stats);
   waves.slot(slot).results[0] = LaneResult::all_ones(LaneOutcome::kOutOfBounds);
   waves.slot(slot).results[1] = LaneResult::all_ones(LaneOutcome::kDescriptorFault);
   write_back.land_ahead(slot, 30);
@@ -325,9 +325,9 @@ TEST(WriteBack, LooksAtTheWaveBufferAgainWhenAnInstructionIsAccepted) {
   Fixture f;
   RecordingClient client;
   WaveBuffer waves(1);
-  sim::Channel<LaneDone> sort(2), tri(2), no_fetch(2);
+  sim::Channel<LaneDone> sort(2), tri(2), no_fetch(2), load(2);
   const uint32_t kReturnLatency = 2;
-  WriteBack write_back("write_back", 0, kReturnLatency, waves, sort, tri, no_fetch, client, f.stats);
+  WriteBack write_back("write_back", 0, kReturnLatency, waves, sort, tri, no_fetch, load, client, f.stats);
   for (uint64_t cycle = 1; cycle <= 5; ++cycle) write_back.tick(cycle);
   WaveInstr inactive = box_wave(2, 9);
   for (LaneInput& lane : inactive.lanes) lane.exec = false;
