@@ -165,10 +165,6 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   spec.flatten = options.flatten;
   if (spec.scene == run::kDefaultSceneName) refuse_if_given(command, "--flatten", "with --scene default (one level already)");
   if (!run::is_two_level(spec)) refuse_if_given(command, "--instance-mask", "on a one-level BVH (no instances)");
-  if (timed && run::is_two_level(spec))
-    throw UsageError(fmt::format("--scene {}: {} traces one-level BVHs only so far (its shader has no vector loads "
-                                 "for instance nodes yet); add --flatten, or use --engine functional",
-                                 options.scene, with_engine));
   const cfg::Config config = engine_entry.datapath.empty()
                                  ? load_chip_config(options.config, options.sets)
                                  : cfg::with_datapath(load_chip_config(options.config, options.sets),

@@ -42,6 +42,8 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
       options_{mode, params.stack_entries},
       sink_(sink),
       alu_cycles_per_iteration_(uint64_t{params.alu_instructions_per_iteration} * (params.lanes_per_wave / 32)),
+      alu_cycles_per_instance_(uint64_t{params.alu_instructions_per_instance} * (params.lanes_per_wave / 32)),
+      issue_cycles_(params.lanes_per_wave / 32),
       walks_(size_t{td_count} * params.simds_per_td * params.waves_per_simd * params.lanes_per_wave),
       waves_(size_t{td_count} * params.simds_per_td * params.waves_per_simd),
       schedule_(waves_.size()),
@@ -66,6 +68,14 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
     wave.lanes = walks_.at(w * params_.lanes_per_wave);
     wave.rays.resize(params_.lanes_per_wave);
     wave.ray_index.resize(params_.lanes_per_wave);
+    if (bvh.two_level()) wave.instance_data.resize(params_.lanes_per_wave);
+  }
+  if (bvh.two_level()) {
+    load_instructions_ = &stats.counter("load_instructions", "instructions",
+                                        "vector loads issued for instance nodes (four of 16 bytes per instance step)");
+    load_lanes_issued_ = &stats.counter("load_lanes_issued", "lanes", "lanes of those loads with EXEC on");
+    instance_alu_cycles_ = &stats.counter("instance_alu_cycles", "SIMD-cycles",
+                                          "of alu_busy_cycles, the instance steps' (mask, transform, reciprocals)");
   }
   for (TdWaves& td : td_waves_) {
     td.in_alu.reserve(waves_per_td());
@@ -86,6 +96,8 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
   wave.live = 0;
   wave.stepped = false;
   wave.ending = 0;
+  wave.wants_loads = wave.load_lanes = 0;
+  wave.loads_to_issue = wave.loads_in_flight = 0;
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
     if (ray_buffer_next_ == ray_buffer_.size() && !rays_exhausted_) {
       ray_buffer_.clear();
@@ -110,7 +122,7 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
   waves_launched_.add(1);
   ++live_waves_;
   --td_waves_[td_of(index)].empty;
-  run_alu(index, cycle);
+  run_alu(index, cycle, alu_cycles_per_iteration_);
   return true;
 }
 
@@ -125,12 +137,12 @@ void TraversalShader::end_lanes(Wave& wave, uint64_t ended) {
   wave.live_lanes -= static_cast<uint32_t>(__builtin_popcountll(ended));
 }
 
-void TraversalShader::run_alu(size_t index, uint64_t from_cycle) {
+void TraversalShader::run_alu(size_t index, uint64_t from_cycle, uint64_t cycles) {
   WaveSchedule& turn = schedule_[index];
   uint64_t& simd_free = simd_free_cycle_[simd_of(index)];
   const uint64_t start = std::max(from_cycle, simd_free);
-  simd_free = start + alu_cycles_per_iteration_;
-  alu_busy_cycles_.add(alu_cycles_per_iteration_);
+  simd_free = start + cycles;
+  alu_busy_cycles_.add(cycles);
   turn.state = WaveState::kAlu;
   turn.ready_cycle = simd_free;
   std::vector<ReadyWave>& in_alu = td_waves_[td_of(index)].in_alu;
@@ -162,6 +174,25 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   Wave& wave = waves_[chosen];
   WaveSchedule& turn = schedule_[chosen];
   ready_wait_cycles_.add(cycle - turn.ready_cycle);
+  if (wave.loads_to_issue > 0) {
+    // The instance step's next load; the one after it a SIMD issue later.
+    const uint32_t load = RayTraversal::kInstanceLoads - wave.loads_to_issue--;
+    out.id = next_id_++;
+    fill_load(wave, load, out);
+    ++wave.loads_in_flight;
+    load_instructions_->add(1);
+    load_lanes_issued_->add(static_cast<uint64_t>(__builtin_popcountll(wave.load_lanes)));
+    if (wave.loads_to_issue > 0) {
+      turn.ready_cycle = cycle + issue_cycles_;
+      td.in_alu.push_back(ReadyWave{turn.ready_cycle, static_cast<uint32_t>(chosen)});
+      std::push_heap(td.in_alu.begin(), td.in_alu.end());
+    } else {
+      turn.state = WaveState::kIssued;
+      turn.ready_cycle = cycle;
+    }
+    in_flight_[td_index].push_back(InFlight{chosen, out.id, load});
+    return true;
+  }
   // Every field is set: `out` keeps an earlier instruction's storage.
   out.id = next_id_++;
   out.kind = InstrKind::kIntersect;
@@ -190,8 +221,44 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   active_lanes_issued_.add(wave.live_lanes);
   turn.state = WaveState::kIssued;
   turn.ready_cycle = cycle;  // now: when it was issued
-  wave.instr_id = out.id;
-  in_flight_[td_index].push_back(chosen);
+  in_flight_[td_index].push_back(InFlight{chosen, out.id, kIntersectStep});
+  return true;
+}
+
+void TraversalShader::fill_load(Wave& wave, uint32_t load, WaveInstr& out) const {
+  out.kind = InstrKind::kLoad;
+  out.lanes.resize(params_.lanes_per_wave);
+  constexpr uint32_t kDwords = 4;
+  for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
+    if ((wave.load_lanes >> lane) & 1u)
+      out.lanes[lane] = LaneInput::load(wave.lanes[lane].load_address() + 4 * kDwords * load, kDwords);
+    else
+      out.lanes[lane] = LaneInput::load(0, kDwords, false);
+  }
+}
+
+void TraversalShader::take_load_data(Wave& wave, uint32_t load, const LaneResult* results) {
+  for (uint64_t lanes = wave.load_lanes; lanes != 0; lanes &= lanes - 1) {
+    const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
+    std::copy(results[lane].dwords.begin(), results[lane].dwords.end(), wave.instance_data[lane].begin() + 4 * load);
+  }
+}
+
+bool TraversalShader::loads_returned(size_t index, uint64_t complete_cycle) {
+  Wave& wave = waves_[index];
+  if (--wave.loads_in_flight > 0 || wave.loads_to_issue > 0) return true;  // the wave waits for them all
+  for (uint64_t lanes = wave.load_lanes; lanes != 0; lanes &= lanes - 1) {
+    const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
+    RayTraversal& walk = wave.lanes[lane];
+    walk.consume_instance(wave.instance_data[lane]);
+    if (!walk.done()) continue;  // masked out, and nothing left to walk
+    end_lanes(wave, uint64_t{1} << lane);
+    deliver(wave, lane);
+  }
+  wave.load_lanes = 0;
+  if (wave.live_lanes == 0) return wave_stepped(index, complete_cycle);
+  instance_alu_cycles_->add(alu_cycles_per_instance_);
+  run_alu(index, complete_cycle, alu_cycles_per_instance_);
   return true;
 }
 
@@ -199,8 +266,7 @@ void TraversalShader::process_returned(uint32_t td_index) {
   TdChecks& checks = checks_[td_index];
   for (size_t k = 0; k < checks.waiting; ++k) {
     const PendingLane& p = checks.pending[k];
-    checks.board.check_lane(InstrKind::kIntersect, bvh_.descriptor, p.input, p.result, bvh_.memory, p.instr_id, p.lane,
-                            p.order);
+    checks.board.check_lane(p.kind, bvh_.descriptor, p.input, p.result, bvh_.memory, p.instr_id, p.lane, p.order);
   }
   checks.waiting = 0;
 }
@@ -216,28 +282,55 @@ const tb::Scoreboard& TraversalShader::scoreboard() {
 
 void TraversalShader::results_at_acceptance(uint32_t td_index, const WaveInstr& instr, const LaneResult* results) {
   // next_wave() filled `instr` in this tick: its wave is the last issued.
-  const std::deque<size_t>& in_flight = in_flight_[td_index];
-  if (in_flight.empty() || waves_[in_flight.back()].instr_id != instr.id)
+  const std::deque<InFlight>& in_flight = in_flight_[td_index];
+  if (in_flight.empty() || in_flight.back().instr_id != instr.id)
     throw std::logic_error(fmt::format("shader: results at acceptance for unknown instruction {}", instr.id));
-  Wave& wave = waves_[in_flight.back()];
+  Wave& wave = waves_[in_flight.back().wave];
+  if (instr.kind == InstrKind::kLoad) {
+    take_load_data(wave, in_flight.back().load, results);
+    return;
+  }
   for (uint64_t live = wave.live; live != 0; live &= live - 1) {
     const auto lane = static_cast<uint32_t>(__builtin_ctzll(live));
     RayTraversal& walk = wave.lanes[lane];
     walk.consume(results[lane]);
     if (walk.done()) wave.ending |= uint64_t{1} << lane;
+    if (walk.wants_load()) wave.wants_loads |= uint64_t{1} << lane;
   }
   wave.stepped = true;
 }
 
 bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
-  std::deque<size_t>& in_flight = in_flight_[td_index];
-  if (in_flight.empty() || waves_[in_flight.front()].instr_id != result.id)
+  std::deque<InFlight>& in_flight = in_flight_[td_index];
+  if (in_flight.empty() || in_flight.front().instr_id != result.id)
     throw std::logic_error(fmt::format("shader: result for unknown instruction {}", result.id));
-  const size_t index = in_flight.front();
+  const InFlight entry = in_flight.front();
   in_flight.pop_front();
+  const size_t index = entry.wave;
   Wave& wave = waves_[index];
-  td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
   const uint64_t order = returned_++;
+  const bool check = params_.check_every != 0 && result.id % params_.check_every == 0;
+  TdChecks& checks = checks_[td_index];
+  if (entry.load != kIntersectStep) {
+    if (!result.lanes.empty()) {  // not taken at acceptance
+      take_load_data(wave, entry.load, result.lanes.data());
+      for (uint64_t lanes = check ? wave.load_lanes : 0; lanes != 0; lanes &= lanes - 1) {
+        const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
+        if (checks.waiting == checks.pending.size()) checks.pending.emplace_back();
+        PendingLane& pending = checks.pending[checks.waiting++];
+        pending.order = order;
+        pending.instr_id = result.id;
+        pending.kind = InstrKind::kLoad;
+        pending.lane = lane;
+        pending.input = LaneInput::load(wave.lanes[lane].load_address() + 16 * entry.load, 4);
+        pending.result = result.lanes[lane];
+      }
+    }
+    if (wave.loads_in_flight == 1 && wave.loads_to_issue == 0)
+      td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
+    return loads_returned(index, result.complete_cycle);
+  }
+  td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
   if (wave.stepped) {
     // The walks took their results at acceptance: only the ended ones are read.
     for (uint64_t ended = wave.ending; ended != 0; ended &= ended - 1)
@@ -247,8 +340,6 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
     wave.ending = 0;
     return wave_stepped(index, result.complete_cycle);
   }
-  const bool check = params_.check_every != 0 && result.id % params_.check_every == 0;
-  TdChecks& checks = checks_[td_index];
   // The first lanes' walks too: the loop asks only for those further on
   // (a wave has at least 32 lanes).
   for (uint32_t lane = 0; lane < kPrefetchLanes; ++lane) prefetch_walk(wave.lanes[lane]);
@@ -263,11 +354,13 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
       PendingLane& pending = checks.pending[checks.waiting++];
       pending.order = order;
       pending.instr_id = result.id;
+      pending.kind = InstrKind::kIntersect;
       pending.lane = lane;
       pending.input = walk.next_instruction();
       pending.result = result.lanes[lane];
     }
     walk.consume(result.lanes[lane]);
+    if (walk.wants_load()) wave.wants_loads |= uint64_t{1} << lane;
     if (!walk.done()) continue;
     end_lanes(wave, uint64_t{1} << lane);
     deliver(wave, lane);
@@ -276,8 +369,15 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
 }
 
 bool TraversalShader::wave_stepped(size_t index, uint64_t complete_cycle) {
-  if (waves_[index].live_lanes > 0) {
-    run_alu(index, complete_cycle);
+  Wave& wave = waves_[index];
+  if (wave.live_lanes > 0) {
+    // Lanes on an instance node: this iteration's ALU work, then their loads.
+    if (wave.wants_loads != 0) {
+      wave.load_lanes = wave.wants_loads;
+      wave.wants_loads = 0;
+      wave.loads_to_issue = RayTraversal::kInstanceLoads;
+    }
+    run_alu(index, complete_cycle, alu_cycles_per_iteration_);
     return true;
   }
   // The wave ends; its slot starts the next one when the TD next asks.

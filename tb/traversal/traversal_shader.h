@@ -13,6 +13,16 @@
 // done ends, and its slot starts a new wave while rays remain. This is a
 // WaveClient: the chip calls it, in TD order, from its clocked process.
 //
+// Two levels (a TLAS over instances): a lane whose walk reaches an instance
+// node (the TD answers its instruction all ones) needs the instance's data.
+// After that iteration's ALU work the wave issues the instance step's four
+// 16-byte vector loads back to back (RayTraversal::kInstanceLoads; EXEC:
+// the lanes that need them; one SIMD clock apart, two for wave64), through
+// the same TD and its L0 as the walk's nodes, waits for all four, then
+// does the instance step's ALU work (`alu_instructions_per_instance`: mask
+// test, transform, reciprocals) before its next intersect; the other
+// lanes wait, as lanes of one wave do.
+//
 // Every result (or every Nth instruction's) is checked against the golden
 // reference on the same lane and memory, so a timed run's hits are the
 // functional engine's hits or a mismatch is reported. The checks run in
@@ -20,6 +30,7 @@
 // scoreboard of its own, merged in the order the results returned.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -61,6 +72,8 @@ class TraversalShader final : public timing::WaveClient {
   // instruction (the walks the wave just copied are still in the host's
   // caches), not when it returns; the wave sees it only then.
   bool takes_results_at_acceptance() const override { return params_.check_every == 0; }
+  // Two levels: the instance step's loads.
+  bool issues_loads() const override { return bvh_.two_level(); }
   void results_at_acceptance(uint32_t td_index, const WaveInstr& instr, const LaneResult* results) override;
   // A wave belongs to one TD, and next_wave fills every empty slot while
   // rays remain: only the TD a result returns to can have new work.
@@ -98,7 +111,6 @@ class TraversalShader final : public timing::WaveClient {
     uint32_t empty = 0;             // waves in kEmpty (next_wave() launches them while rays remain)
   };
   struct Wave {
-    uint64_t instr_id = 0;     // kIssued: the instruction in flight
     RayTraversal* lanes = nullptr;  // lanes_per_wave walks in walks_ (a walk is never moved)
     std::vector<scene::SceneRay> rays;
     std::vector<uint64_t> ray_index;
@@ -111,6 +123,24 @@ class TraversalShader final : public timing::WaveClient {
     // whose lanes are not written ahead, RTL or traced, returns them
     // with the instruction instead).
     bool stepped = false;
+    // Two levels. `wants_loads`: the lanes whose walk stepped onto an
+    // instance node by the intersect in flight. In the load phase,
+    // `load_lanes` are the loads' EXEC, `loads_to_issue` and
+    // `loads_in_flight` count the four loads, and `instance_data` (one
+    // entry a lane, allocated for two-level BVHs only) gathers their dwords.
+    uint64_t wants_loads = 0;
+    uint64_t load_lanes = 0;
+    uint32_t loads_to_issue = 0;
+    uint32_t loads_in_flight = 0;
+    std::vector<std::array<uint32_t, 16>> instance_data;
+  };
+  // An instruction in flight on a TD: its wave, and which of the instance
+  // step's loads it is (kIntersectStep for an intersect).
+  static constexpr uint32_t kIntersectStep = UINT32_MAX;
+  struct InFlight {
+    size_t wave = 0;
+    uint64_t instr_id = 0;
+    uint32_t load = kIntersectStep;
   };
 
   uint32_t simd_of(size_t wave) const { return static_cast<uint32_t>(wave / params_.waves_per_simd); }
@@ -125,13 +155,20 @@ class TraversalShader final : public timing::WaveClient {
   // Its instruction's results reached wave `wave` at `complete_cycle`: its
   // next iteration's ALU work, or its end. Returns true (results taken).
   bool wave_stepped(size_t wave, uint64_t complete_cycle);
-  void run_alu(size_t wave, uint64_t from_cycle);
+  // The wave's ALU work of `cycles` from `from_cycle` (its SIMD's turn
+  // permitting); then it is ready to issue.
+  void run_alu(size_t wave, uint64_t from_cycle, uint64_t cycles);
+  // The instance step's loads: filling one, taking one's data, the last one back.
+  void fill_load(Wave& wave, uint32_t load, WaveInstr& out) const;
+  void take_load_data(Wave& wave, uint32_t load, const LaneResult* results);
+  bool loads_returned(size_t wave, uint64_t complete_cycle);
 
   // Per TD: lanes returned this clock waiting for their check (the first
   // `waiting`; the rest keep their storage), and that TD's scoreboard.
   struct PendingLane {
     uint64_t order = 0;  // returned_ when its instruction returned
     uint64_t instr_id = 0;
+    InstrKind kind = InstrKind::kIntersect;
     uint32_t lane = 0;
     LaneInput input;
     LaneResult result;
@@ -148,6 +185,8 @@ class TraversalShader final : public timing::WaveClient {
   const TraversalOptions options_;
   run::HitSink& sink_;
   uint64_t alu_cycles_per_iteration_;
+  uint64_t alu_cycles_per_instance_;
+  uint64_t issue_cycles_;  // SIMD clocks between two instructions of one wave (1 for wave32, 2 for wave64)
   WalkArena walks_;  // every wave's lanes, wave by wave
   std::vector<Wave> waves_;
   std::vector<WaveSchedule> schedule_;  // per wave, as waves_
@@ -155,7 +194,7 @@ class TraversalShader final : public timing::WaveClient {
   std::vector<uint64_t> simd_free_cycle_;  // per (TD, SIMD): its ALU is busy until then
   // Per TD, its waves with an instruction in flight, in issue order: a TD
   // returns instructions in the order it accepted them.
-  std::vector<std::deque<size_t>> in_flight_;
+  std::vector<std::deque<InFlight>> in_flight_;
   uint64_t next_id_ = 1;
   uint64_t next_ray_ = 0;
   std::vector<scene::SceneRay> ray_buffer_;
@@ -174,6 +213,9 @@ class TraversalShader final : public timing::WaveClient {
   sim::Counter& alu_busy_cycles_;
   sim::Counter& ready_wait_cycles_;
   sim::Counter& td_wait_cycles_;
+  sim::Counter* load_instructions_ = nullptr;  // two levels only: registered for them
+  sim::Counter* load_lanes_issued_ = nullptr;
+  sim::Counter* instance_alu_cycles_ = nullptr;
 };
 
 }  // namespace td::traversal
