@@ -91,6 +91,8 @@ class StatsRegistry {
 
   // Looks up a counter's value by full name; throws std::out_of_range.
   uint64_t value(const std::string& name) const;
+  // Whether a stat of that full name is registered.
+  bool has(const std::string& name) const { return index_.count(name) != 0; }
 
   // Reports, stats in registration order.
   // JSON: {"stats": {"<name>": {"unit": ..., "description": ..., "value": ...}}}

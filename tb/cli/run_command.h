@@ -15,7 +15,7 @@ namespace td::tb {
 struct RunCommandOptions {
   std::string config;
   std::vector<std::string> sets;  // --set KEY=VALUE
-  std::string scene = "default";
+  std::string scene = "level";
   bool flatten = false;
   unsigned instance_mask = 0xff;
   std::string rays = "primary";

@@ -41,6 +41,7 @@ TimingFigures timing_figures(const sim::StatsRegistry& stats, const cfg::Config&
     level.mshr_full += counter(stats, prefix + "mshr_full");
   };
   uint64_t busy = 0;
+  t.counts_loads = stats.has("chip.wgp0.td0.load_lanes");
   std::vector<uint64_t> stall_cycles(std::size(kStallCauses), 0);
   for (uint32_t w = 0; w < config.chip.wgps; ++w)
     for (uint32_t d = 0; d < config.chip.tds_per_wgp; ++d) {
@@ -50,6 +51,11 @@ TimingFigures timing_figures(const sim::StatsRegistry& stats, const cfg::Config&
       busy += counter(stats, td + "busy_cycles");
       for (size_t s = 0; s < std::size(kStallCauses); ++s) stall_cycles[s] += counter(stats, td + kStallCauses[s].second);
       add_level(l0, td + "l0.");
+      if (t.counts_loads) {
+        t.load_lanes += counter(stats, td + "load_lanes");
+        t.load_bytes += counter(stats, td + "load_bytes");
+        t.load_l0_hits += counter(stats, td + "load_l0_hits");
+      }
     }
   for (uint32_t a = 0; a < config.chip.shader_arrays; ++a) add_level(l1, fmt::format("chip.sa{}.l1.", a));
   for (uint32_t s = 0; s < config.l2.slices; ++s) add_level(l2, fmt::format("chip.l2.slice{}.", s));

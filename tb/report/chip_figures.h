@@ -32,6 +32,9 @@ struct TimingFigures {
   std::vector<LevelFigures> levels;                       // L0, L1, L2
   uint64_t dram_bytes = 0;
   double dram_peak_bytes_per_s = 0;
+  // Vector loads (two-level runs: the instance steps'), when the TDs count them.
+  bool counts_loads = false;
+  uint64_t load_lanes = 0, load_bytes = 0, load_l0_hits = 0;
   double box_tests_per_s() const { return seconds > 0 ? box_tests / seconds : 0; }
   double tri_tests_per_s() const { return seconds > 0 ? tri_tests / seconds : 0; }
 };

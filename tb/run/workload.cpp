@@ -70,7 +70,7 @@ std::vector<scene::SurfacePoint> primary_hit_points(const Workload& workload, co
 
 }  // namespace
 
-bool is_two_level(const WorkloadSpec& spec) { return spec.scene != kDefaultSceneName && !spec.flatten; }
+bool is_two_level(const WorkloadSpec& spec) { return spec.scene != kBasicSceneName && !spec.flatten; }
 
 namespace {
 
@@ -116,9 +116,9 @@ Aabb scene_bounds(const scene::Scene& scene) {
 
 Workload make_workload(const WorkloadSpec& spec, const traversal::TraversalOptions& traversal_options) {
   Workload workload;
-  const bool is_default = spec.scene == kDefaultSceneName;
+  const bool is_basic = spec.scene == kBasicSceneName;
   const bool is_level = spec.scene == kLevelSceneName;
-  if (is_default) {
+  if (is_basic) {
     workload.scene = one_level(scene::make_default_scene());
   } else if (is_level) {
     workload.scene = spec.flatten ? one_level(flattened(scene::make_default_level())) : scene::make_default_level();
@@ -129,7 +129,7 @@ Workload make_workload(const WorkloadSpec& spec, const traversal::TraversalOptio
   workload.bvh = is_two_level(spec) ? scene::build_scene_bvh(workload.scene, spec.bvh)
                                     : scene::build_bvh(workload.scene.blases[0], spec.bvh);
   const Aabb bounds = scene_bounds(workload.scene);
-  workload.camera = is_default ? scene::default_scene_camera()
+  workload.camera = is_basic ? scene::default_scene_camera()
                     : is_level ? scene::default_level_camera()
                                : scene::frame_bounds(bounds, spec.width, spec.height);
   sim::throw_if_interrupted();

@@ -26,17 +26,17 @@ const char* ray_kind_name(RayKind kind);
 // "primary", "shadow", "ao", "diffuse"; nullopt otherwise.
 std::optional<RayKind> parse_ray_kind(const std::string& word);
 
-// The built-in scenes `--scene` names besides a file: `default` (one
-// level, 114 k triangles: default_scene.h) and `level` (a game-like level
-// of instances over a TLAS: default_level.h).
-inline constexpr const char* kDefaultSceneName = "default";
+// The built-in scenes `--scene` names besides a file: `level` (the
+// default: a game-like level of instances over a TLAS, default_level.h) and
+// `basic` (one level, 114 k triangles: default_scene.h).
 inline constexpr const char* kLevelSceneName = "level";
+inline constexpr const char* kBasicSceneName = "basic";
 
 struct WorkloadSpec {
-  std::string scene = kDefaultSceneName;  // a built-in scene's name or a mesh file
+  std::string scene = kLevelSceneName;  // a built-in scene's name or a mesh file
   // Trace a file as one BVH over its triangles with every node's transform
-  // applied (no TLAS), as before scenes had two levels; the `level` scene
-  // too. The `default` scene is one level always.
+  // applied (no TLAS, no instances); the `level` scene too. The `basic`
+  // scene is one level always.
   bool flatten = false;
   RayKind rays = RayKind::kPrimary;
   std::string rays_file;           // RayKind::kFile

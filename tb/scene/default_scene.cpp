@@ -196,7 +196,7 @@ void add_cube_cluster(MeshBuilder& out, int count, uint64_t seed) {
 
 Mesh make_default_scene() {
   Mesh mesh;
-  mesh.name = "default scene";
+  mesh.name = "basic scene";
   MeshBuilder out(mesh);
   add_terrain(out, 160, 20);
   add_backdrop(out);

@@ -35,11 +35,12 @@ static_assert(sizeof(RayTraversal) + RayTraversal::spill_bytes() + sizeof(scene:
 }  // namespace
 
 TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, const scene::EncodedBvh& bvh,
-                                 run::RaySource& rays, HitMode mode, run::HitSink& sink, const sim::StatGroup& stats)
+                                 run::RaySource& rays, const TraversalOptions& walk, run::HitSink& sink,
+                                 const sim::StatGroup& stats)
     : params_(params),
       bvh_(bvh),
       rays_(rays),
-      options_{mode, params.stack_entries},
+      options_{walk.mode, params.stack_entries, walk.instance_mask},
       sink_(sink),
       alu_cycles_per_iteration_(uint64_t{params.alu_instructions_per_iteration} * (params.lanes_per_wave / 32)),
       alu_cycles_per_instance_(uint64_t{params.alu_instructions_per_instance} * (params.lanes_per_wave / 32)),

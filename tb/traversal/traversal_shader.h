@@ -62,8 +62,10 @@ struct ShaderParams {
 
 class TraversalShader final : public timing::WaveClient {
  public:
+  // `walk` gives the rays' hit mode and instance mask; the stack's size is
+  // params.stack_entries.
   TraversalShader(const ShaderParams& params, uint32_t td_count, const scene::EncodedBvh& bvh,
-                  run::RaySource& rays, HitMode mode, run::HitSink& sink, const sim::StatGroup& stats);
+                  run::RaySource& rays, const TraversalOptions& walk, run::HitSink& sink, const sim::StatGroup& stats);
 
   bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) override;
   bool wave_completed(uint32_t td_index, WaveResult& result) override;

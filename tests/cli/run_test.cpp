@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/cli/cli_runner.h"
 
@@ -14,7 +16,7 @@ using namespace tdsim_cli;
 using RunCommand = CliTest;
 
 const std::string kMesh = std::string(TDSIM_SOURCE_DIR) + "/tests/data/sphere_and_sheet.off";
-// A small frame of the default scene on the small chip: a second or so.
+// A small frame of the default level on the small chip: a second or so.
 const std::string kSmallRun = "run --config " + kSmallConfig + " --width 48 --height 27";
 
 TEST_F(RunCommand, ModelAndFunctionalEnginesGiveIdenticalHits) {
@@ -127,7 +129,7 @@ TEST_F(RunCommand, HitsDoNotDependOnTheThreadCount) {
     ASSERT_EQ(result.exit_code, 0) << result.output;
     hits[threads - 1] = read_file(file);
   }
-  EXPECT_EQ(hits[0].rfind("ray,hit,t,prim,u,v\n", 0), 0u);
+  EXPECT_EQ(hits[0].rfind("ray,hit,t,inst,prim,u,v\n", 0), 0u);
   EXPECT_EQ(hits[0], hits[1]);
 }
 
@@ -166,7 +168,7 @@ TEST_F(RunCommand, RaysFromAFileAreTracedAndBadLinesNamed) {
                 hits.string());
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("rays: 2 traced"), std::string::npos) << result.output;
-  EXPECT_NE(read_file(hits).find("\n1,0,inf,-1,0,0\n"), std::string::npos) << read_file(hits);
+  EXPECT_NE(read_file(hits).find("\n1,0,inf,-1,-1,0,0\n"), std::string::npos) << read_file(hits);
   const fs::path bad = write("bad.csv", "ox,oy,oz,dx,dy,dz,tmax\n0,0,5,0,0,-1,inf\n0,0,5,abc,0,1,100\n");
   const RunResult refused = run_tdsim("run --config " + kSmallConfig + " --scene " + kMesh + " --rays-in " + bad.string());
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
@@ -218,12 +220,97 @@ TEST_F(RunCommand, FlagsWithoutEffectAreRefused) {
       {kSmallRun + " --report r.txt", "--report r.txt: the file name must end in .json or .csv"},
       {kSmallRun + " --scoreboard sample:0", "--scoreboard: expected all, off or sample:N with N >= 1"},
       {kSmallRun + " --engine functional --scoreboard off", "--scoreboard has no effect with --engine functional"},
+      {kSmallRun + " --scene basic --flatten", "--flatten has no effect with --scene basic"},
+      {kSmallRun + " --flatten --instance-mask 3", "--instance-mask has no effect on a one-level BVH"},
+      {kSmallRun + " --instance-mask 256", "--instance-mask"},
   };
   for (const auto& c : cases) {
     const RunResult result = run_tdsim(c.arguments);
     EXPECT_EQ(result.exit_code, 2) << c.arguments << "\n" << result.output;
     EXPECT_NE(result.output.find(c.reason), std::string::npos) << c.arguments << "\n" << result.output;
   }
+}
+
+const std::string kInstances = std::string(TDSIM_SOURCE_DIR) + "/tests/data/instances.gltf";
+
+TEST_F(RunCommand, TwoLevelScenesGiveTheFunctionalHitsOnEveryEngineThreadCountAndTrace) {
+  // A node graph of one mesh placed six times (nested, stretched, mirrored,
+  // one with mask 2): the model issues the instance nodes' loads through
+  // the TDs' L0s; every way of running it gives the same stats and hits.
+  const std::string run = "run --config xbox_series_s --scene " + kInstances + " --width 96 --height 54";
+  const fs::path reference = dir_ / "f.csv";
+  const RunResult functional = run_tdsim(run + " --engine functional --hits-out " + reference.string());
+  ASSERT_EQ(functional.exit_code, 0) << functional.output;
+  EXPECT_NE(functional.output.find("6 instances of 1 BLASes"), std::string::npos) << functional.output;
+  const std::string hits = read_file(reference);
+  EXPECT_NE(hits.find(",1,"), std::string::npos);
+  std::string stats;
+  for (const std::string& variant : {std::string(" --scoreboard all"), std::string(" --scoreboard off"),
+                                     std::string(" --scoreboard off -j 2"), std::string(" --engine rtl"),
+                                     std::string(" --trace-cycles 200 --trace ") + (dir_ / "t.vcd").string()}) {
+    const fs::path file = dir_ / "m.csv", json = dir_ / "s.json";
+    const RunResult model = run_tdsim(run + variant + " --hits-out " + file.string() + " --stats " + json.string());
+    ASSERT_EQ(model.exit_code, 0) << variant << "\n" << model.output;
+    EXPECT_EQ(read_file(file), hits) << variant;
+    EXPECT_NE(model.output.find("vector loads (instance nodes): "), std::string::npos) << model.output;
+    EXPECT_NE(model.output.find(" 0 mismatches"), std::string::npos) << model.output;
+    if (stats.empty()) {
+      stats = read_file(json);
+      EXPECT_NE(stats.find("\"chip.shader.load_instructions\""), std::string::npos);
+      EXPECT_NE(stats.find("\"chip.wgp0.td0.load_l0_hits\""), std::string::npos);
+    }
+    EXPECT_EQ(read_file(json), stats) << variant;
+  }
+}
+
+// The instance column of each line of a hits CSV.
+std::vector<std::string> hit_instances(const std::string& csv) {
+  std::vector<std::string> out;
+  std::istringstream lines(csv);
+  std::string line;
+  std::getline(lines, line);  // header
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    std::string field;
+    for (int k = 0; k < 4; ++k) std::getline(fields, field, ',');
+    out.push_back(field);
+  }
+  return out;
+}
+
+TEST_F(RunCommand, TwoLevelHitsNameTheirInstanceAndTheRaysMaskSelectsInstances) {
+  // Straight down onto the "plain", "stretched" and "mirrored" copies (the
+  // ring node turns them 0.3 rad about y). Instances in
+  // depth-first order: 0 plain, 1 stretched, 2 mirrored (mask 2), 3
+  // tower_top, 4 tower_flag, 5 floor.
+  const fs::path rays = write("rays.csv",
+                              "ox,oy,oz,dx,dy,dz,tmax\n2.866,9,-0.887,0,-1,0,inf\n-2.866,9,0.887,0,-1,0,inf\n"
+                              "0.887,9,2.866,0,-1,0,inf\n");
+  const auto instances = [&](const std::string& mask, const std::string& engine) {
+    const fs::path hits = dir_ / ("h" + mask + engine + ".csv");
+    const RunResult result = run_tdsim("run --config " + kSmallConfig + " --scene " + kInstances + " --rays-in " +
+                                       rays.string() + " --instance-mask " + mask + " --engine " + engine +
+                                       " --hits-out " + hits.string());
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    return hit_instances(read_file(hits));
+  };
+  for (const std::string engine : {"model", "functional"}) {
+    EXPECT_EQ(instances("255", engine), (std::vector<std::string>{"0", "1", "2"})) << engine;
+    EXPECT_EQ(instances("253", engine), (std::vector<std::string>{"0", "1", "-1"})) << engine;  // not mask 2
+    EXPECT_EQ(instances("2", engine), (std::vector<std::string>{"0", "1", "2"})) << engine;
+    EXPECT_EQ(instances("0", engine), (std::vector<std::string>{"-1", "-1", "-1"})) << engine;
+  }
+}
+
+TEST_F(RunCommand, BadNodesInASceneExitTwoNamingTheNode) {
+  std::string text = read_file(kInstances);
+  const std::string mask = "\"mask\": 2";
+  ASSERT_NE(text.find(mask), std::string::npos);
+  const fs::path bad_mask = write("bad_mask.gltf", std::string(text).replace(text.find(mask), mask.size(), "\"mask\": 300"));
+  const RunResult masked = run_tdsim("run --config " + kSmallConfig + " --engine functional --scene " + bad_mask.string());
+  EXPECT_EQ(masked.exit_code, 2) << masked.output;
+  EXPECT_NE(masked.output.find("node 'world/ring/mirrored'"), std::string::npos) << masked.output;
+  EXPECT_EQ(std::count(masked.output.begin(), masked.output.end(), '\n'), 1) << masked.output;
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ struct ShaderBench {
     params.waves_per_simd = 2;  // waves 0, 1 on SIMD 0; waves 2, 3 on SIMD 1
     params.alu_instructions_per_iteration = 10;
     params.check_every = 0;  // results taken at acceptance
-    shader = std::make_unique<TraversalShader>(params, 1, bvh, rays, HitMode::kClosest, sink,
+    shader = std::make_unique<TraversalShader>(params, 1, bvh, rays, TraversalOptions{}, sink,
                                                sim::StatGroup(registry, "shader"));
   }
   // The wave (by its first ray) that issues at `cycle`; -1 if none, with
