@@ -44,13 +44,16 @@ const td::scene::EncodedBvh& scene_bvh(int64_t quality) {
   return quality == 0 ? normal : high;
 }
 
+// Every kPixelStride-th primary ray of a kWidth x kHeight frame.
+std::vector<td::scene::SceneRay> spread_rays(const td::scene::Camera& camera) {
+  const td::scene::PrimaryRays frame(camera, kWidth, kHeight);
+  std::vector<td::scene::SceneRay> out;
+  for (uint64_t i = 0; i < frame.count(); i += kPixelStride) out.push_back(frame.ray(i));
+  return out;
+}
+
 const std::vector<td::scene::SceneRay>& frame_rays() {
-  static const std::vector<td::scene::SceneRay> rays = [] {
-    const td::scene::PrimaryRays frame(td::scene::default_scene_camera(), kWidth, kHeight);
-    std::vector<td::scene::SceneRay> out;
-    for (uint64_t i = 0; i < frame.count(); i += kPixelStride) out.push_back(frame.ray(i));
-    return out;
-  }();
+  static const std::vector<td::scene::SceneRay> rays = spread_rays(td::scene::default_scene_camera());
   return rays;
 }
 
@@ -102,12 +105,7 @@ const td::scene::Scene& level() {
 }
 
 const std::vector<td::scene::SceneRay>& level_rays() {
-  static const std::vector<td::scene::SceneRay> rays = [] {
-    const td::scene::PrimaryRays frame(td::scene::default_level_camera(), kWidth, kHeight);
-    std::vector<td::scene::SceneRay> out;
-    for (uint64_t i = 0; i < frame.count(); i += kPixelStride) out.push_back(frame.ray(i));
-    return out;
-  }();
+  static const std::vector<td::scene::SceneRay> rays = spread_rays(td::scene::default_level_camera());
   return rays;
 }
 

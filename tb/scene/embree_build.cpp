@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "tb/scene/scene_error.h"
+#include "tb/scene/vec_math.h"
 
 namespace td::scene {
 
@@ -89,16 +90,6 @@ void* create_leaf(RTCThreadLocalAllocator alloc, const RTCBuildPrimitive* prims,
   return leaf;
 }
 
-// Nearest float at or below / at or above a double: split bounds must
-// contain the piece of the triangle they stand for.
-float float_down(double x) {
-  const auto f = static_cast<float>(x);
-  return static_cast<double>(f) > x ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
-}
-float float_up(double x) {
-  const auto f = static_cast<float>(x);
-  return static_cast<double>(f) < x ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
-}
 
 struct DoubleBox {
   std::array<double, 3> min{HUGE_VAL, HUGE_VAL, HUGE_VAL};

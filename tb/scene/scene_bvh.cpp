@@ -11,6 +11,7 @@
 #include "tb/scene/bvh_encoder.h"
 #include "tb/scene/embree_build.h"
 #include "tb/scene/scene_error.h"
+#include "tb/scene/vec_math.h"
 
 namespace td::scene {
 
@@ -32,15 +33,6 @@ float get_f32(const uint8_t* in) {
   float value;
   std::memcpy(&value, in, 4);
   return value;
-}
-
-float round_down(double x) {
-  const auto f = static_cast<float>(x);
-  return static_cast<double>(f) > x ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
-}
-float round_up(double x) {
-  const auto f = static_cast<float>(x);
-  return static_cast<double>(f) < x ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
 }
 
 // The stored root boxes' union: what the BLAS's root node bounds.
@@ -91,8 +83,8 @@ Aabb world_box(const Aabb& object_box, const Transform3x4& t) {
   Aabb box;
   for (int a = 0; a < 3; ++a) {
     const double pad = std::ldexp((hi[a] - lo[a]) + std::fabs(lo[a]) + std::fabs(hi[a]), -20);
-    box.min[a] = round_down(lo[a] - pad);
-    box.max[a] = round_up(hi[a] + pad);
+    box.min[a] = float_down(lo[a] - pad);
+    box.max[a] = float_up(hi[a] + pad);
   }
   return box;
 }

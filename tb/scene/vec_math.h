@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 
 #include "model/isa/node.h"
 
@@ -16,6 +17,17 @@ inline Vec3 cross(const Vec3& a, const Vec3& b) {
 }
 inline float length(const Vec3& a) { return std::sqrt(dot(a, a)); }
 inline Vec3 normalize(const Vec3& a) { return scale(a, 1.0f / length(a)); }
+
+// The nearest float at or below / at or above a double: a box computed in
+// double, rounded outward, still contains what it stands for.
+inline float float_down(double x) {
+  const auto f = static_cast<float>(x);
+  return static_cast<double>(f) > x ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+}
+inline float float_up(double x) {
+  const auto f = static_cast<float>(x);
+  return static_cast<double>(f) < x ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
+}
 
 // Two unit vectors that make an orthonormal basis with the unit `n`
 // (Duff et al. 2017, "Building an Orthonormal Basis, Revisited").

@@ -317,14 +317,8 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
       take_load_data(wave, entry.load, result.lanes.data());
       for (uint64_t lanes = check ? wave.load_lanes : 0; lanes != 0; lanes &= lanes - 1) {
         const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
-        if (checks.waiting == checks.pending.size()) checks.pending.emplace_back();
-        PendingLane& pending = checks.pending[checks.waiting++];
-        pending.order = order;
-        pending.instr_id = result.id;
-        pending.kind = InstrKind::kLoad;
-        pending.lane = lane;
-        pending.input = LaneInput::load(wave.lanes[lane].load_address() + 16 * entry.load, 4);
-        pending.result = result.lanes[lane];
+        const LaneInput input = LaneInput::load(wave.lanes[lane].load_address() + 16 * entry.load, 4);
+        checks.pend(PendingLane{order, result.id, InstrKind::kLoad, lane, input, result.lanes[lane]});
       }
     }
     if (wave.loads_in_flight == 1 && wave.loads_to_issue == 0)
@@ -348,18 +342,9 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
     const auto lane = static_cast<uint32_t>(__builtin_ctzll(live));
     if (lane + kPrefetchLanes < params_.lanes_per_wave) prefetch_walk(wave.lanes[lane + kPrefetchLanes]);
     RayTraversal& walk = wave.lanes[lane];
-    if (check) {
-      // Checked by process_returned(), maybe on another thread: the lane's
-      // input and result kept until then (storage reused across clocks).
-      if (checks.waiting == checks.pending.size()) checks.pending.emplace_back();
-      PendingLane& pending = checks.pending[checks.waiting++];
-      pending.order = order;
-      pending.instr_id = result.id;
-      pending.kind = InstrKind::kIntersect;
-      pending.lane = lane;
-      pending.input = walk.next_instruction();
-      pending.result = result.lanes[lane];
-    }
+    if (check)
+      checks.pend(PendingLane{order, result.id, InstrKind::kIntersect, lane, walk.next_instruction(),
+                              result.lanes[lane]});
     walk.consume(result.lanes[lane]);
     if (walk.wants_load()) wave.wants_loads |= uint64_t{1} << lane;
     if (!walk.done()) continue;

@@ -179,6 +179,15 @@ class TraversalShader final : public timing::WaveClient {
     std::vector<PendingLane> pending;
     size_t waiting = 0;
     tb::Scoreboard board;
+    // Keeps a lane for process_returned(), maybe on another thread (the
+    // storage is reused across clocks).
+    void pend(const PendingLane& lane) {
+      if (waiting == pending.size())
+        pending.push_back(lane);
+      else
+        pending[waiting] = lane;
+      ++waiting;
+    }
   };
 
   const ShaderParams params_;

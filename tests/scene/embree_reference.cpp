@@ -53,30 +53,41 @@ RTCRay to_rtc(const SceneRay& ray) {
 }
 }  // namespace
 
-RayHit EmbreeReference::intersect(const SceneRay& ray) const {
+namespace {
+
+// rtcIntersect1 / rtcOccluded1 on any scene: t, instance (the top scene's
+// geometry ID when instanced), primitive and (u, v).
+RayHit intersect_in(RTCScene scene, const SceneRay& ray) {
   RTCIntersectContext context;
   rtcInitIntersectContext(&context);
   RTCRayHit query{};
   query.ray = to_rtc(ray);
   query.hit.geomID = RTC_INVALID_GEOMETRY_ID;
-  rtcIntersect1(scene_, &context, &query);
+  query.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+  rtcIntersect1(scene, &context, &query);
   RayHit hit;
   if (query.hit.geomID == RTC_INVALID_GEOMETRY_ID) return hit;
   hit.hit = true;
   hit.t = query.ray.tfar;
+  hit.instance = query.hit.instID[0] == RTC_INVALID_GEOMETRY_ID ? 0 : query.hit.instID[0];
   hit.primitive = query.hit.primID;
   hit.u = query.hit.u;
   hit.v = query.hit.v;
   return hit;
 }
 
-bool EmbreeReference::occluded(const SceneRay& ray) const {
+bool occluded_in(RTCScene scene, const SceneRay& ray) {
   RTCIntersectContext context;
   rtcInitIntersectContext(&context);
   RTCRay query = to_rtc(ray);
-  rtcOccluded1(scene_, &context, &query);
+  rtcOccluded1(scene, &context, &query);
   return query.tfar == -std::numeric_limits<float>::infinity();
 }
+
+}  // namespace
+
+RayHit EmbreeReference::intersect(const SceneRay& ray) const { return intersect_in(scene_, ray); }
+bool EmbreeReference::occluded(const SceneRay& ray) const { return occluded_in(scene_, ray); }
 
 EmbreeSceneReference::EmbreeSceneReference(const Scene& scene, uint8_t instance_mask)
     : device_(rtcNewDevice(nullptr)), top_(rtcNewScene(device_)) {
@@ -108,31 +119,7 @@ EmbreeSceneReference::~EmbreeSceneReference() {
   rtcReleaseDevice(device_);
 }
 
-RayHit EmbreeSceneReference::intersect(const SceneRay& ray) const {
-  RTCIntersectContext context;
-  rtcInitIntersectContext(&context);
-  RTCRayHit query{};
-  query.ray = to_rtc(ray);
-  query.hit.geomID = RTC_INVALID_GEOMETRY_ID;
-  query.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
-  rtcIntersect1(top_, &context, &query);
-  RayHit hit;
-  if (query.hit.geomID == RTC_INVALID_GEOMETRY_ID) return hit;
-  hit.hit = true;
-  hit.t = query.ray.tfar;
-  hit.instance = query.hit.instID[0];
-  hit.primitive = query.hit.primID;
-  hit.u = query.hit.u;
-  hit.v = query.hit.v;
-  return hit;
-}
-
-bool EmbreeSceneReference::occluded(const SceneRay& ray) const {
-  RTCIntersectContext context;
-  rtcInitIntersectContext(&context);
-  RTCRay query = to_rtc(ray);
-  rtcOccluded1(top_, &context, &query);
-  return query.tfar == -std::numeric_limits<float>::infinity();
-}
+RayHit EmbreeSceneReference::intersect(const SceneRay& ray) const { return intersect_in(top_, ray); }
+bool EmbreeSceneReference::occluded(const SceneRay& ray) const { return occluded_in(top_, ray); }
 
 }  // namespace td::scene::test
