@@ -74,9 +74,9 @@ void BM_BvhBuild(benchmark::State& state) {
   state.counters["bytes"] = static_cast<double>(bytes);
 }
 
-void BM_TracePrimaryClosestHit(benchmark::State& state) {
-  const td::scene::EncodedBvh& bvh = scene_bvh(state.range(0));
-  const std::vector<td::scene::SceneRay>& rays = frame_rays();
+// Traces `rays` through `bvh` once per iteration, closest hit, one thread.
+void trace_frame(benchmark::State& state, const td::scene::EncodedBvh& bvh,
+                 const std::vector<td::scene::SceneRay>& rays) {
   td::traversal::TraceTotals totals;
   std::vector<td::scene::RayHit> hits;
   for (auto _ : state) {
@@ -85,12 +85,17 @@ void BM_TracePrimaryClosestHit(benchmark::State& state) {
     td::traversal::trace_rays(bvh, rays, td::traversal::TraversalOptions{}, hits, &totals);
     benchmark::DoNotOptimize(hits.data());
   }
-  state.SetLabel(state.range(0) == 0 ? "quality normal" : "quality high");
   state.counters["rays_per_s"] =
       benchmark::Counter(static_cast<double>(rays.size() * state.iterations()), benchmark::Counter::kIsRate);
   state.counters["hit_fraction"] = static_cast<double>(totals.hits) / static_cast<double>(totals.rays);
   state.counters["steps_per_ray"] =
-      static_cast<double>(totals.box_steps + totals.triangle_steps) / static_cast<double>(totals.rays);
+      static_cast<double>(totals.box_steps + totals.triangle_steps + totals.instance_steps) /
+      static_cast<double>(totals.rays);
+}
+
+void BM_TracePrimaryClosestHit(benchmark::State& state) {
+  trace_frame(state, scene_bvh(state.range(0)), frame_rays());
+  state.SetLabel(state.range(0) == 0 ? "quality normal" : "quality high");
 }
 
 double peak_rss_bytes() {
@@ -123,21 +128,7 @@ void BM_LevelBuild(benchmark::State& state) {
 
 void BM_LevelTracePrimaryClosestHit(benchmark::State& state) {
   static const td::scene::EncodedBvh bvh = td::scene::build_scene_bvh(level(), td::scene::BvhOptions{});
-  const std::vector<td::scene::SceneRay>& rays = level_rays();
-  td::traversal::TraceTotals totals;
-  std::vector<td::scene::RayHit> hits;
-  for (auto _ : state) {
-    hits.clear();
-    totals = td::traversal::TraceTotals{};
-    td::traversal::trace_rays(bvh, rays, td::traversal::TraversalOptions{}, hits, &totals);
-    benchmark::DoNotOptimize(hits.data());
-  }
-  state.counters["rays_per_s"] =
-      benchmark::Counter(static_cast<double>(rays.size() * state.iterations()), benchmark::Counter::kIsRate);
-  state.counters["hit_fraction"] = static_cast<double>(totals.hits) / static_cast<double>(totals.rays);
-  state.counters["steps_per_ray"] = static_cast<double>(totals.box_steps + totals.triangle_steps +
-                                                        totals.instance_steps) /
-                                    static_cast<double>(totals.rays);
+  trace_frame(state, bvh, level_rays());
 }
 
 // Ten distinct BLASes of 100 k triangles (wavy 224 x 224 height fields,
