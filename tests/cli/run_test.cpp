@@ -261,6 +261,15 @@ TEST_F(RunCommand, TwoLevelScenesGiveTheFunctionalHitsOnEveryEngineThreadCountAn
     }
     EXPECT_EQ(read_file(json), stats) << variant;
   }
+  // Any-hit (shadow) and diffuse rays from the two-level primary hits: the same hits on both engines.
+  for (const char* rays : {"shadow", "diffuse"}) {
+    const fs::path model = dir_ / "rm.csv", functional_hits = dir_ / "rf.csv";
+    const std::string secondary = run + " --rays " + rays + " --hits-out ";
+    ASSERT_EQ(run_tdsim(secondary + model.string()).exit_code, 0) << rays;
+    ASSERT_EQ(run_tdsim(secondary + functional_hits.string() + " --engine functional").exit_code, 0) << rays;
+    EXPECT_GT(read_file(model).size(), 1000u) << rays;
+    EXPECT_EQ(read_file(model), read_file(functional_hits)) << rays;
+  }
 }
 
 // The instance column of each line of a hits CSV.
