@@ -28,7 +28,9 @@ inline void prefetch_walk(const RayTraversal& walk) {
 }
 
 // The configuration's memory estimate counts a shader lane at this bound.
-static_assert(sizeof(RayTraversal) + RayTraversal::spill_bytes() + sizeof(scene::SceneRay) + sizeof(uint64_t) + 1 <=
+// (Two levels add the instance step's 64 bytes of loaded data a lane.)
+static_assert(sizeof(RayTraversal) + RayTraversal::spill_bytes() + sizeof(scene::SceneRay) + sizeof(uint64_t) + 1 +
+                      sizeof(std::array<uint32_t, 16>) <=
                   chip::kShaderLaneBytes,
               "a shader lane outgrew chip::kShaderLaneBytes: raise it");
 
