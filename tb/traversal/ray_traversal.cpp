@@ -44,7 +44,6 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
 // the walk's instructions).
 [[gnu::always_inline]] inline void RayTraversal::consume_box(const LaneResult& result) {
   ++box_steps_;
-  if (in_blas_) ++blas_box_steps_;
   uint32_t hits = 0;
   while (hits < 4 && result.dwords[hits] != kInvalidChild) ++hits;
   const uint32_t level = level_;
@@ -207,6 +206,7 @@ void RayTraversal::consume_instance(const std::array<uint32_t, 16>& dwords) {
   for (int a = 0; a < 3; ++a) ray.inv_dir[a] = 1.0f / ray.dir[a];
   lane_ = LaneInput::from_ray(ray, blas_root, bvh_->op);
   ++transforms_;
+  blas_entry_box_steps_ = box_steps_;  // the BLAS's box steps are counted on the way out
   // On the trail the instance node is a level with one hit child, the BLAS root.
   const uint32_t level = level_;
   set_trail_level(trail(), level, 0, 1);
@@ -219,6 +219,7 @@ void RayTraversal::consume_instance(const std::array<uint32_t, 16>& dwords) {
 
 void RayTraversal::leave_blas() {
   in_blas_ = false;
+  blas_box_steps_ += box_steps_ - blas_entry_box_steps_;
   Ray ray;
   ray.extent = float_of(lane_.ray_dwords[0]);
   ray.origin = world_origin_;

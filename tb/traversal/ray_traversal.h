@@ -116,8 +116,10 @@ class alignas(64) RayTraversal {
 
   scene::RayHit hit() const;
   TraversalCounters counters() const {
-    return TraversalCounters{box_steps_,      triangle_steps_, restarts_,       dropped_entries_, max_stack_,
-                             faults_,         blas_box_steps_, instance_steps_, transforms_};
+    // (A walk that ends in a BLAS has not counted that BLAS's box steps yet.)
+    const uint32_t blas_box_steps = blas_box_steps_ + (in_blas_ ? box_steps_ - blas_entry_box_steps_ : 0);
+    return TraversalCounters{box_steps_, triangle_steps_, restarts_,       dropped_entries_, max_stack_,
+                             faults_,    blas_box_steps,  instance_steps_, transforms_};
   }
 
   // Heap bytes a walk adds when its stack or trail outgrows what it holds
@@ -196,6 +198,7 @@ class alignas(64) RayTraversal {
   uint32_t instance_node_ = 0;     // in_blas_ or loading_: the instance node's pointer (TLAS, 32-bit)
   uint32_t hit_instance_ = 0;      // the hit's scene instance index (0 for one level)
   uint32_t blas_box_steps_ = 0, instance_steps_ = 0, transforms_ = 0;
+  uint32_t blas_entry_box_steps_ = 0;  // box_steps_ when the walk entered the BLAS it is in
   uint8_t instance_level_ = 0;     // in_blas_: the instance node's level
   uint8_t instance_mask_ = 0xff;   // the options'
 };

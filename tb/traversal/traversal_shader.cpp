@@ -71,7 +71,10 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
     wave.lanes = walks_.at(w * params_.lanes_per_wave);
     wave.rays.resize(params_.lanes_per_wave);
     wave.ray_index.resize(params_.lanes_per_wave);
-    if (bvh.two_level()) wave.instance_data.resize(params_.lanes_per_wave);
+    if (bvh.two_level()) {
+      wave.instance_data.resize(params_.lanes_per_wave);
+      wave.load_address.resize(params_.lanes_per_wave);
+    }
   }
   if (bvh.two_level()) {
     load_instructions_ = &stats.counter("load_instructions", "instructions",
@@ -234,7 +237,7 @@ void TraversalShader::fill_load(Wave& wave, uint32_t load, WaveInstr& out) const
   constexpr uint32_t kDwords = 4;
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
     if ((wave.load_lanes >> lane) & 1u)
-      out.lanes[lane] = LaneInput::load(wave.lanes[lane].load_address() + 4 * kDwords * load, kDwords);
+      out.lanes[lane] = LaneInput::load(wave.load_address[lane] + 4 * kDwords * load, kDwords);
     else
       out.lanes[lane] = LaneInput::load(0, kDwords, false);
   }
@@ -298,7 +301,10 @@ void TraversalShader::results_at_acceptance(uint32_t td_index, const WaveInstr& 
     RayTraversal& walk = wave.lanes[lane];
     walk.consume(results[lane]);
     if (walk.done()) wave.ending |= uint64_t{1} << lane;
-    if (walk.wants_load()) wave.wants_loads |= uint64_t{1} << lane;
+    if (walk.wants_load()) {
+      wave.wants_loads |= uint64_t{1} << lane;
+      wave.load_address[lane] = walk.load_address();
+    }
   }
   wave.stepped = true;
 }
@@ -319,7 +325,7 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
       take_load_data(wave, entry.load, result.lanes.data());
       for (uint64_t lanes = check ? wave.load_lanes : 0; lanes != 0; lanes &= lanes - 1) {
         const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
-        const LaneInput input = LaneInput::load(wave.lanes[lane].load_address() + 16 * entry.load, 4);
+        const LaneInput input = LaneInput::load(wave.load_address[lane] + 16 * entry.load, 4);
         checks.pend(PendingLane{order, result.id, InstrKind::kLoad, lane, input, result.lanes[lane]});
       }
     }
@@ -348,7 +354,10 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
       checks.pend(PendingLane{order, result.id, InstrKind::kIntersect, lane, walk.next_instruction(),
                               result.lanes[lane]});
     walk.consume(result.lanes[lane]);
-    if (walk.wants_load()) wave.wants_loads |= uint64_t{1} << lane;
+    if (walk.wants_load()) {
+      wave.wants_loads |= uint64_t{1} << lane;
+      wave.load_address[lane] = walk.load_address();
+    }
     if (!walk.done()) continue;
     end_lanes(wave, uint64_t{1} << lane);
     deliver(wave, lane);

@@ -135,6 +135,9 @@ class TraversalShader final : public timing::WaveClient {
     uint32_t loads_to_issue = 0;
     uint32_t loads_in_flight = 0;
     std::vector<std::array<uint32_t, 16>> instance_data;
+    // Per lane, the instance node's address, taken when the walk (hot
+    // then) stepped onto it: the loads read it, not the walk's cold line.
+    std::vector<uint64_t> load_address;
   };
   // An instruction in flight on a TD: its wave, and which of the instance
   // step's loads it is (kIntersectStep for an intersect).
