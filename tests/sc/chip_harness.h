@@ -23,6 +23,17 @@ inline cfg::Config small_config() {
   return cfg::load_config(std::string(TDSIM_SOURCE_DIR) + "/configs/small.yaml");
 }
 
+#if TDSIM_HAVE_RTL
+// The small chip with the Verilated datapaths (and their latencies).
+inline cfg::Config small_rtl_config() {
+  cfg::Config config = small_config();
+  config.td.box_latency_cycles = TDSIM_RTL_BOX_LATENCY;
+  config.td.triangle_latency_cycles = TDSIM_RTL_TRIANGLE_LATENCY;
+  config.td.sort_latency_cycles = TDSIM_RTL_SORT_LATENCY;
+  return cfg::with_datapath(config, "rtl");
+}
+#endif
+
 // A ray from near the origin that hits boxes around the origin.
 inline Ray test_ray(uint32_t i) {
   Ray ray;

@@ -352,11 +352,7 @@ namespace {
 
 // The Verilated datapaths: loads pass them by, intersects go through them.
 TEST(Load, WithRtlDatapathsMixedWithIntersectsReturnsTheMemoryInIssueOrder) {
-  cfg::Config config = small_config();
-  config.td.box_latency_cycles = TDSIM_RTL_BOX_LATENCY;
-  config.td.triangle_latency_cycles = TDSIM_RTL_TRIANGLE_LATENCY;
-  config.td.sort_latency_cycles = TDSIM_RTL_SORT_LATENCY;
-  run_mixed_stream(cfg::with_datapath(config, "rtl"), 24, 5, 20);
+  run_mixed_stream(small_rtl_config(), 24, 5, 20);
 }
 
 }  // namespace

@@ -309,11 +309,7 @@ namespace {
 // units: lanes wait in the RTL pipelines while results are refused and the
 // small return buffer fills, and everything still returns right, in order.
 TEST(TdPipeline, RtlDatapathsUnderRefusedResultsReturnInOrderAndRight) {
-  cfg::Config config = small_config();
-  config.td.box_latency_cycles = TDSIM_RTL_BOX_LATENCY;
-  config.td.triangle_latency_cycles = TDSIM_RTL_TRIANGLE_LATENCY;
-  config.td.sort_latency_cycles = TDSIM_RTL_SORT_LATENCY;
-  expect_refused_results_held_in_order(cfg::with_datapath(config, "rtl"), 11, 5);
+  expect_refused_results_held_in_order(small_rtl_config(), 11, 5);
 }
 
 }  // namespace
