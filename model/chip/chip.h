@@ -114,10 +114,6 @@ class Chip : public sc_core::sc_module {
     }
     bool wave_completed(uint32_t td_index, WaveResult& result) override;
     bool issues_loads() const override { return client_.issues_loads(); }
-    bool takes_results_at_acceptance() const override { return client_.takes_results_at_acceptance(); }
-    void results_at_acceptance(uint32_t td_index, const WaveInstr& instr, const LaneResult* results) override {
-      client_.results_at_acceptance(td_index, instr, results);
-    }
     WakeOnResult wake_on_result() const override { return client_.wake_on_result(); }
     void process_returned(uint32_t td_index) override { client_.process_returned(td_index); }
 

@@ -49,7 +49,6 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
   clocked_datapaths_ = box_stage_.clocked() || sort_stage_.clocked() || tri_stage_.clocked();
   write_ahead_ = params.datapath == "cpp";
   counts_loads_ = client.issues_loads();
-  set_results_at_acceptance(write_ahead_ && client.takes_results_at_acceptance());
   box_to_write_cycles_ = params.box_latency_cycles + params.sort_latency_cycles;
   tri_to_write_cycles_ = params.triangle_latency_cycles;
 }
@@ -246,11 +245,6 @@ void Td::accept_instruction(uint64_t cycle) {
   accepted_ = true;
 }
 
-void Td::set_results_at_acceptance(bool on) {
-  results_at_acceptance_ = on;
-  write_back_.set_results_in_slots(!on);
-}
-
 void Td::plan_accepted(uint64_t cycle) {
   WaveSlot& slot = waves_.slot(accepted_slot_);
   const WaveInstr& instr = incoming_->instr;
@@ -266,15 +260,10 @@ void Td::plan_accepted(uint64_t cycle) {
     // bytes are those its fetch will return: the backing store changes only
     // while the chip is idle. The lane still takes its fetch and its turn at
     // the issue port, which gives the cycle its result lands (land_ahead).
-    // Taken at acceptance, every lane's result (a no-fetch lane's too) goes
-    // to the client now, and the slot keeps none.
-    std::vector<LaneResult>& results = results_at_acceptance_ ? incoming_->results : slot.results;
+    std::vector<LaneResult>& results = slot.results;
     results.assign(instr.lanes.size(), LaneResult::no_write());
     waves_.plan(accepted_slot_, instr, [&](uint32_t lane, const ref::LanePlan& plan) {
-      if (!plan.needs_fetch()) {
-        if (results_at_acceptance_) results[lane] = ref::result_without_fetch(plan);
-        return;
-      }
+      if (!plan.needs_fetch()) return;
       NodeBytes scratch;
       const NodeLane in{LaneJob{accepted_slot_, lane}, plan.type, &plan.ray,
                         store_.image->view(plan.address, plan.bytes, scratch.data()), &slot.descriptor};
@@ -282,7 +271,6 @@ void Td::plan_accepted(uint64_t cycle) {
                           ? sort_datapath_cpp(SortLane{box_datapath_cpp(in), slot.descriptor.box_sort}).result
                           : triangle_datapath_cpp(in).result;
     });
-    if (results_at_acceptance_) client_.results_at_acceptance(index_, instr, results.data());
   }
   TD_DEBUG(kTd, cycle, name(), "accepted wave {} in slot {}: {} lanes, {} active", slot.id, accepted_slot_,
            slot.lane_count, slot.lanes_to_write);
@@ -295,14 +283,13 @@ void Td::plan_accepted_load(uint64_t cycle) {
   // Written ahead, each active lane's result is read now: the bytes its
   // fetch will return (the backing store changes only while the chip is
   // idle). Otherwise the load port reads them when the lane leaves.
-  std::vector<LaneResult>& results = results_at_acceptance_ ? incoming_->results : slot.results;
+  std::vector<LaneResult>& results = slot.results;
   results.assign(instr.lanes.size(), LaneResult::no_write());
   if (write_ahead_)
     for (uint64_t active = slot.active_mask; active != 0; active &= active - 1) {
       const auto lane = static_cast<uint32_t>(__builtin_ctzll(active));
       results[lane] = ref::load(instr.lanes[lane], *store_.image);
     }
-  if (results_at_acceptance_) client_.results_at_acceptance(index_, instr, results.data());
   TD_DEBUG(kTd, cycle, name(), "accepted load wave {} in slot {}: {} lanes, {} active", slot.id, accepted_slot_,
            slot.lane_count, slot.lanes_to_write);
 }
@@ -380,7 +367,6 @@ std::string Td::describe(uint64_t cycle) const {
 void Td::attach_trace(sim::VcdWriter& vcd) {
   vcd_ = &vcd;
   write_ahead_ = false;  // every stage's signals show its lanes
-  set_results_at_acceptance(false);
   trace_ids_ = std::make_unique<TraceIds>();
   TraceIds& t = *trace_ids_;
   const std::string prefix = std::string(name()) + ".";

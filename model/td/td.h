@@ -96,12 +96,9 @@ class Td : public sc_core::sc_module {
     *slot = *due_cycle_;
     due_cycle_ = slot;
   }
-  // An instruction taken from the client and, when the client takes
-  // results at acceptance, its lanes' results: both filled and used within
-  // one tick.
+  // An instruction taken from the client, filled and planned within one tick.
   struct Incoming {
     WaveInstr instr;
-    std::vector<LaneResult> results;
   };
   // Takes instructions into `shared` (nullptr: the TD's own buffer). Only
   // for TDs ticked with tick(), one after another: an instruction taken is
@@ -149,7 +146,6 @@ class Td : public sc_core::sc_module {
   // The load lane at the head of the return buffer leaves by the load port;
   // false when the port's register is still full (not written ahead).
   bool return_load(uint64_t cycle);
-  void set_results_at_acceptance(bool on);
   [[gnu::always_inline]] inline void clock_and_write_lanes(uint64_t cycle);
   uint64_t next_active_cycle(uint64_t cycle) const;
   // Clocks the TD is not ticked are clocks in which nothing moves; the
@@ -193,10 +189,6 @@ class Td : public sc_core::sc_module {
   // traced TD carries every lane through them, so each stage's signals
   // show it; the statistics and results are the same either way.
   bool write_ahead_ = false;
-  // Written ahead, and the client takes the results at acceptance
-  // (WaveClient::takes_results_at_acceptance): they go to it from
-  // plan_accepted(), not into the slot, and the slot returns none.
-  bool results_at_acceptance_ = false;
   // The client issues loads (WaveClient::issues_loads): their counters
   // are registered, and load instructions taken.
   bool counts_loads_ = false;

@@ -37,24 +37,6 @@ class WaveClient {
   // (std::invalid_argument out of the run).
   virtual bool issues_loads() const { return false; }
 
-  // Results at acceptance. A TD that computes an instruction's results
-  // when it accepts it (the C++ datapaths, no waveform: td.h's write_ahead_)
-  // can hand them over then, while the lanes the client just copied are
-  // still in the host's caches, and not keep them in the instruction's slot.
-  // A client that answers true gets, from such a TD, results_at_acceptance()
-  // in the same tick as the next_wave() that filled `instr`, and
-  // wave_completed() at the same cycle as ever, with `result.lanes` empty;
-  // from any other TD (RTL datapaths, traced) the results come with
-  // wave_completed() as usual. The results reach the
-  // wave only then: the client may do host-side work with them early (a
-  // walk's next step), never anything the chip could see before
-  // wave_completed(). Asked once, when the TD is built. Called from the TD's
-  // pipeline part: on any thread, for several TDs at once (see
-  // process_returned()).
-  virtual bool takes_results_at_acceptance() const { return false; }
-  virtual void results_at_acceptance(uint32_t /*td_index*/, const WaveInstr& /*instr*/,
-                                     const LaneResult* /*results*/) {}
-
   // Which TDs a result returned to a TD may give new work. By default every
   // TD that is waiting for work (a client whose work is shared among them,
   // such as a vector file's batches). A client whose waves each belong to

@@ -26,7 +26,7 @@ WriteBack::WriteBack(const char* name, uint32_t td_index, uint32_t return_latenc
 
 void WriteBack::write(const LaneDone& done, uint64_t cycle) {
   WaveSlot& slot = waves_.slot(done.slot);
-  if (results_in_slots_) slot.results[done.lane] = done.result;
+  slot.results[done.lane] = done.result;
   land(slot, cycle);
   ++lanes_written_;
 }
@@ -73,18 +73,14 @@ void WriteBack::retire(uint64_t cycle) {
     }
     WaveResult& result = outgoing_;
     result.id = oldest.id;
-    // The slot refills its own vector at its next accept. Taken at
-    // acceptance, the results are not in the slot: none go back.
-    if (results_in_slots_)
-      std::swap(result.lanes, oldest.results);
-    else
-      result.lanes.clear();
+    // The slot refills its own vector at its next accept.
+    std::swap(result.lanes, oldest.results);
     result.accept_cycle = oldest.accept_cycle;
     result.complete_cycle = cycle;
     if (!client_.wave_completed(td_index_, result)) {
       // The wave cannot take its results this clock: hold them (in order,
       // so everything younger waits too) and offer them again next clock.
-      if (results_in_slots_) std::swap(result.lanes, oldest.results);
+      std::swap(result.lanes, oldest.results);
       ++stats_.stall_result_refused;
       TD_DEBUG(kTd, cycle, name(), "wave {} refused its results: held", oldest.id);
       retire_from_ = cycle + 1;

@@ -40,10 +40,6 @@ class WriteBack {
   // the next retire_done() looks at the wave buffer again.
   void instruction_accepted() { retire_from_ = 0; }
   uint32_t return_latency() const { return return_latency_; }
-  // false: the client took each instruction's results at acceptance
-  // (WaveClient::takes_results_at_acceptance); the slots hold none, a lane
-  // written only lands, and an instruction returns with no lanes.
-  void set_results_in_slots(bool on) { results_in_slots_ = on; }
   // A lane of slot `slot` whose result is in the slot's results already
   // (written ahead: the C++ datapaths' result needs only the lane's ray and
   // node, known at acceptance; a load's only its bytes) lands at
@@ -83,7 +79,6 @@ class WriteBack {
   sim::Channel<LaneDone>& from_no_fetch_;
   uint32_t lanes_written_ = 0;
   bool retired_ = false;
-  bool results_in_slots_ = true;
   WaveClient& client_;
   TdStats& stats_;
   WaveResult outgoing_;  // handed to the client; reused so results are not reallocated per instruction

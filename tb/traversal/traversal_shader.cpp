@@ -100,8 +100,6 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
   Wave& wave = waves_[index];
   wave.live_lanes = 0;
   wave.live = 0;
-  wave.stepped = false;
-  wave.ending = 0;
   wave.wants_loads = wave.load_lanes = 0;
   wave.loads_to_issue = wave.loads_in_flight = 0;
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
@@ -205,15 +203,9 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   out.descriptor = bvh_.descriptor;
   out.lanes.resize(params_.lanes_per_wave);
   // Each live walk was last touched when the wave's previous result came
-  // back (or was taken at acceptance), long since evicted: ask for all of
-  // them before copying any; for the lines a step uses too when this tick
-  // may take the results (results_at_acceptance).
-  if (takes_results_at_acceptance()) {
-    for (uint64_t live = wave.live; live != 0; live &= live - 1) prefetch_walk(wave.lanes[__builtin_ctzll(live)]);
-  } else {
-    for (uint64_t live = wave.live; live != 0; live &= live - 1)
-      __builtin_prefetch(&wave.lanes[__builtin_ctzll(live)].next_instruction(), 0, 0);
-  }
+  // back, long since evicted: ask for all of them before copying any.
+  for (uint64_t live = wave.live; live != 0; live &= live - 1)
+    __builtin_prefetch(&wave.lanes[__builtin_ctzll(live)].next_instruction(), 0, 0);
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
     if ((wave.live >> lane) & 1u) {
       out.lanes[lane] = wave.lanes[lane].next_instruction();
@@ -286,29 +278,6 @@ const tb::Scoreboard& TraversalShader::scoreboard() {
   return merged_;
 }
 
-void TraversalShader::results_at_acceptance(uint32_t td_index, const WaveInstr& instr, const LaneResult* results) {
-  // next_wave() filled `instr` in this tick: its wave is the last issued.
-  const std::deque<InFlight>& in_flight = in_flight_[td_index];
-  if (in_flight.empty() || in_flight.back().instr_id != instr.id)
-    throw std::logic_error(fmt::format("shader: results at acceptance for unknown instruction {}", instr.id));
-  Wave& wave = waves_[in_flight.back().wave];
-  if (instr.kind == InstrKind::kLoad) {
-    take_load_data(wave, in_flight.back().load, results);
-    return;
-  }
-  for (uint64_t live = wave.live; live != 0; live &= live - 1) {
-    const auto lane = static_cast<uint32_t>(__builtin_ctzll(live));
-    RayTraversal& walk = wave.lanes[lane];
-    walk.consume(results[lane]);
-    if (walk.done()) wave.ending |= uint64_t{1} << lane;
-    if (walk.wants_load()) {
-      wave.wants_loads |= uint64_t{1} << lane;
-      wave.load_address[lane] = walk.load_address();
-    }
-  }
-  wave.stepped = true;
-}
-
 bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
   std::deque<InFlight>& in_flight = in_flight_[td_index];
   if (in_flight.empty() || in_flight.front().instr_id != result.id)
@@ -321,28 +290,17 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
   const bool check = params_.check_every != 0 && result.id % params_.check_every == 0;
   TdChecks& checks = checks_[td_index];
   if (entry.load != kIntersectStep) {
-    if (!result.lanes.empty()) {  // not taken at acceptance
-      take_load_data(wave, entry.load, result.lanes.data());
-      for (uint64_t lanes = check ? wave.load_lanes : 0; lanes != 0; lanes &= lanes - 1) {
-        const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
-        const LaneInput input = LaneInput::load(wave.load_address[lane] + 16 * entry.load, 4);
-        checks.pend(PendingLane{order, result.id, InstrKind::kLoad, lane, input, result.lanes[lane]});
-      }
+    take_load_data(wave, entry.load, result.lanes.data());
+    for (uint64_t lanes = check ? wave.load_lanes : 0; lanes != 0; lanes &= lanes - 1) {
+      const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
+      const LaneInput input = LaneInput::load(wave.load_address[lane] + 16 * entry.load, 4);
+      checks.pend(PendingLane{order, result.id, InstrKind::kLoad, lane, input, result.lanes[lane]});
     }
     if (wave.loads_in_flight == 1 && wave.loads_to_issue == 0)
       td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
     return loads_returned(index, result.complete_cycle);
   }
   td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
-  if (wave.stepped) {
-    // The walks took their results at acceptance: only the ended ones are read.
-    for (uint64_t ended = wave.ending; ended != 0; ended &= ended - 1)
-      deliver(wave, static_cast<uint32_t>(__builtin_ctzll(ended)));
-    end_lanes(wave, wave.ending);
-    wave.stepped = false;
-    wave.ending = 0;
-    return wave_stepped(index, result.complete_cycle);
-  }
   // The first lanes' walks too: the loop asks only for those further on
   // (a wave has at least 32 lanes).
   for (uint32_t lane = 0; lane < kPrefetchLanes; ++lane) prefetch_walk(wave.lanes[lane]);

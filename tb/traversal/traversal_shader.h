@@ -70,13 +70,8 @@ class TraversalShader final : public timing::WaveClient {
   bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) override;
   bool wave_completed(uint32_t td_index, WaveResult& result) override;
   void process_returned(uint32_t td_index) override;
-  // Without checks, each lane's result is consumed when the TD accepts the
-  // instruction (the walks the wave just copied are still in the host's
-  // caches), not when it returns; the wave sees it only then.
-  bool takes_results_at_acceptance() const override { return params_.check_every == 0; }
   // Two levels: the instance step's loads.
   bool issues_loads() const override { return bvh_.two_level(); }
-  void results_at_acceptance(uint32_t td_index, const WaveInstr& instr, const LaneResult* results) override;
   // A wave belongs to one TD, and next_wave fills every empty slot while
   // rays remain: only the TD a result returns to can have new work.
   WakeOnResult wake_on_result() const override { return WakeOnResult::kSameTd; }
@@ -117,14 +112,7 @@ class TraversalShader final : public timing::WaveClient {
     std::vector<scene::SceneRay> rays;
     std::vector<uint64_t> ray_index;
     uint64_t live = 0;         // bit l: lane l holds a ray still being walked
-    // Results taken at acceptance: the live lanes whose walk the
-    // instruction in flight ends (delivered when it returns).
-    uint64_t ending = 0;
     uint32_t live_lanes = 0;
-    // The instruction in flight's results were taken at acceptance (a TD
-    // whose lanes are not written ahead, RTL or traced, returns them
-    // with the instruction instead).
-    bool stepped = false;
     // Two levels. `wants_loads`: the lanes whose walk stepped onto an
     // instance node by the intersect in flight. In the load phase,
     // `load_lanes` are the loads' EXEC, `loads_to_issue` and

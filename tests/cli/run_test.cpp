@@ -54,11 +54,9 @@ TEST_F(RunCommand, ATracedRunCarriesLanesThroughEveryStageWithTheSameStatsAndHit
   }
 }
 
-TEST_F(RunCommand, WithoutTheScoreboardTheShaderTakesResultsAtAcceptanceWithTheSameStatsAndHits) {
-  // Checked, each instruction's results travel in its slot and the walks
-  // step when it returns; unchecked, the walks step when the TD accepts it
-  // (WaveClient::takes_results_at_acceptance), on the pipeline's threads
-  // with --threads 2. Every statistic and hit is the same.
+TEST_F(RunCommand, TheScoreboardAndThreadsChangeNoStatOrHit) {
+  // Checked or not, on one thread or on two (the pipeline's threads), every
+  // statistic and hit is the same.
   const std::string run = "run --config " + kSeriesX + " --width 64 --height 40 --engine model";
   for (const std::string& variant : {std::string(" --rays primary"), std::string(" --rays ao"),
                                      std::string(" --rays primary --set td.return_latency_cycles=0")}) {
@@ -83,10 +81,9 @@ TEST_F(RunCommand, WithoutTheScoreboardTheShaderTakesResultsAtAcceptanceWithTheS
   }
 }
 
-TEST_F(RunCommand, WithoutTheScoreboardATracedOrRtlRunStillStepsEveryWalk) {
-  // A traced TD, and one with the RTL datapaths, write no lane ahead: the
-  // results come back with the instruction, as with checks, and the shader
-  // must take them there though it asked for them at acceptance.
+TEST_F(RunCommand, WithoutTheScoreboardATracedOrRtlRunGivesTheSameStatsAndHits) {
+  // A traced TD, and one with the RTL datapaths, write no lane ahead: every
+  // lane goes through the sort stage and the write ports; same stats, same hits.
   const fs::path checked = dir_ / "checked.json", checked_hits = dir_ / "checked.csv";
   const RunResult a = run_tdsim(kSmallRun + " --stats " + checked.string() + " --hits-out " + checked_hits.string());
   ASSERT_EQ(a.exit_code, 0) << a.output;

@@ -1,13 +1,13 @@
 // TraversalShader as a wave client, driven by hand without a chip: the
 // oldest ready wave issues (ties: the lowest slot), a TD with no ready wave
 // is told the cycle to ask again, a slot whose wave ended takes new rays,
-// and results taken at acceptance reach the hit sink only when their
-// instruction returns.
+// and a walk's hit reaches the hit sink only when its instruction returns.
 #include "tb/traversal/traversal_shader.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include "model/isa/node.h"
@@ -51,7 +51,7 @@ struct ShaderBench {
     params.simds_per_td = 2;
     params.waves_per_simd = 2;  // waves 0, 1 on SIMD 0; waves 2, 3 on SIMD 1
     params.alu_instructions_per_iteration = 10;
-    params.check_every = 0;  // results taken at acceptance
+    params.check_every = 0;
     shader = std::make_unique<TraversalShader>(params, 1, bvh, rays, TraversalOptions{}, sink,
                                                sim::StatGroup(registry, "shader"));
   }
@@ -60,15 +60,14 @@ struct ShaderBench {
   int issue(uint64_t cycle, uint64_t& retry, bool walks_go_on = true) {
     retry = 0;
     if (!shader->next_wave(0, cycle, instr, retry)) return -1;
-    EXPECT_TRUE(shader->takes_results_at_acceptance());
-    const std::vector<LaneResult> results = box_results(instr.lanes.size(), walks_go_on);
-    shader->results_at_acceptance(0, instr, results.data());
+    results[instr.id] = box_results(instr.lanes.size(), walks_go_on);
     return static_cast<int>(instr.lanes[0].ray().origin[0]) / 32;
   }
   void complete(uint64_t id, uint64_t cycle) {
     WaveResult result;
     result.id = id;
     result.complete_cycle = cycle;
+    result.lanes = results.at(id);
     EXPECT_TRUE(shader->wave_completed(0, result));
   }
   uint64_t rays_finished() const { return registry.value("shader.rays"); }
@@ -79,6 +78,7 @@ struct ShaderBench {
   sim::StatsRegistry registry;
   std::unique_ptr<TraversalShader> shader;
   WaveInstr instr;
+  std::map<uint64_t, std::vector<LaneResult>> results;  // by instruction id, until it completes
 };
 
 TEST(TraversalShader, TheOldestReadyWaveIssuesAndAnIdleTdIsToldWhenToAskAgain) {
@@ -99,8 +99,8 @@ TEST(TraversalShader, TheOldestReadyWaveIssuesAndAnIdleTdIsToldWhenToAskAgain) {
   EXPECT_EQ(bench.issue(25, retry), -1);
   EXPECT_EQ(retry, TraversalShader::kNever);  // every wave waits for a result
 
-  // Wave 2's walks all ended at acceptance: its rays reach the sink when
-  // its instruction returns, not before.
+  // Wave 2's walks all end with its instruction's results: its rays reach
+  // the sink when it returns, not before.
   EXPECT_EQ(bench.rays_finished(), 0u);
   bench.complete(first_id, 100);  // wave 0 goes on: ready at 110
   bench.complete(ending_id, 101);

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "model/chip/chip.h"
@@ -142,56 +141,6 @@ inline WaveInstr mixed_wave(uint32_t lanes, uint32_t seed, uint32_t nodes) {
   }
   return instr;
 }
-
-// A client in front of the feeder that takes each instruction's results at
-// acceptance, as the traversal shader does without checks, and hands them
-// to the feeder when the instruction returns: the feeder's scoreboard
-// checks what was taken.
-class TakesResultsAtAcceptance : public timing::WaveClient {
- public:
-  // `issues_loads`: what the client says (the feeder behind it must agree).
-  explicit TakesResultsAtAcceptance(size_t td_count, bool issues_loads = false)
-      : last_issued_(td_count, 0), issues_loads_(issues_loads) {}
-
-  tb::WaveFeeder* feeder = nullptr;
-
-  bool issues_loads() const override { return issues_loads_; }
-  bool takes_results_at_acceptance() const override { return true; }
-  bool next_wave(uint32_t td, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) override {
-    const bool issued = feeder->next_wave(td, cycle, out, retry_cycle);
-    if (issued) last_issued_[td] = out.id;
-    return issued;
-  }
-  void results_at_acceptance(uint32_t td, const WaveInstr& instr, const LaneResult* results) override {
-    // In the tick whose next_wave() filled the instruction, and once.
-    EXPECT_EQ(instr.id, last_issued_[td]);
-    EXPECT_EQ(taken_.count(instr.id), 0u) << "instruction " << instr.id;
-    taken_[instr.id].assign(results, results + instr.lanes.size());
-  }
-  bool wave_completed(uint32_t td, WaveResult& result) override {
-    EXPECT_TRUE(result.lanes.empty()) << "instruction " << result.id << " returned with its results";
-    const auto it = taken_.find(result.id);
-    if (it == taken_.end()) {
-      ADD_FAILURE() << "instruction " << result.id << " returned without results taken at acceptance";
-      return true;
-    }
-    result.lanes = std::move(it->second);
-    if (!feeder->wave_completed(td, result)) {  // refused: as it was, offered again
-      it->second = std::move(result.lanes);
-      result.lanes.clear();
-      return false;
-    }
-    taken_.erase(it);
-    return true;
-  }
-  void process_returned(uint32_t td) override { feeder->process_returned(td); }
-  size_t not_returned() const { return taken_.size(); }
-
- private:
-  std::vector<uint64_t> last_issued_;
-  bool issues_loads_;
-  std::unordered_map<uint64_t, std::vector<LaneResult>> taken_;
-};
 
 // A load of `lanes` lanes over the first `lines` units write_load_data()
 // wrote: lane l reads 1 to 4 dwords (cycling) from unit (seed + 3l) % lines,

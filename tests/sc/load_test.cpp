@@ -276,26 +276,6 @@ TEST(Load, ATdRefusesALoadFromAClientThatSaidItIssuesNone) {
   expect_td_refuses(instr, false, "wave 4 is a load, but the wave client said it issues none");
 }
 
-TEST(Load, AClientTakingResultsAtAcceptanceGetsEveryLoadLanesResultOnce) {
-  const cfg::Config config = small_config();
-  TakesResultsAtAcceptance client(config.td_count(), true);
-  Harness h(config, &client, true);
-  client.feeder = &h.feeder;
-  h.write_nodes(64);
-  h.write_load_data(kLoadLines);
-  h.feeder.refuse_results(25, 3);
-  Watch watch;
-  watch.attach(h);
-  const Issued issued = push_mixed(h, 16, 9);
-  h.run();
-  expect_all_returned_correctly(h, 16);
-  EXPECT_EQ(client.not_returned(), 0u);
-  EXPECT_TRUE(watch.in_order);
-  EXPECT_EQ(static_cast<double>(watch.load_lanes_seen), issued.load_lanes);
-  EXPECT_EQ(watch.load_lanes_wrong, 0u);
-  expect_counted(h, issued);
-}
-
 // Runs the same mixed stream from cold caches on one chip, first as it is,
 // then changed by `change` (traced, on threads): each instruction's latency
 // and the counters must come out the same.

@@ -261,43 +261,6 @@ TEST(TdPipeline, RefusedResultsAreHeldInOrderAndOfferedAgain) {
   expect_refused_results_held_in_order(small_config(), 7, 3);
 }
 
-TEST(TdPipeline, AClientTakingResultsAtAcceptanceGetsEveryLanesResultOnceAndTheInstructionBackEmpty) {
-  const cfg::Config config = small_config();
-  TakesResultsAtAcceptance client(config.td_count());
-  Harness h(config, &client);
-  client.feeder = &h.feeder;
-  h.write_nodes(64);
-  h.feeder.refuse_results(33, 5);
-  std::map<uint32_t, uint64_t> last_id;
-  bool in_order = true;
-  h.feeder.set_completion([&](uint32_t td, const WaveInstr& instr, const WaveResult&) {
-    in_order = in_order && instr.id > last_id[td];
-    last_id[td] = instr.id;
-  });
-  // Box and triangle lanes, inactive lanes, faults and nodes out of bounds
-  // (no fetch: their results come from write-back's third port otherwise).
-  double faulted_lanes = 0;
-  for (uint32_t w = 0; w < 24; ++w) {
-    WaveInstr instr = mixed_wave(w % 3 ? 64 : 32, w * 7, 64);
-    for (uint32_t l = 0; l < instr.lanes.size(); l += 5) instr.lanes[l].exec = false;
-    if (w % 8 == 3) {
-      instr.descriptor.type = 7;
-      for (const LaneInput& lane : instr.lanes) faulted_lanes += lane.exec ? 1 : 0;
-    }
-    if (w % 8 == 5) instr.descriptor.size_units = 16;
-    h.feeder.push(w % 2, std::move(instr));
-  }
-  h.run();
-  expect_all_returned_correctly(h, 24);
-  EXPECT_EQ(client.not_returned(), 0u);
-  EXPECT_TRUE(in_order);
-  EXPECT_GT(h.feeder.results_refused(), 0u);
-  EXPECT_GT(h.td_stat("box_nodes"), 0);
-  EXPECT_GT(h.td_stat("tri_tests"), 0);
-  EXPECT_EQ(h.td_stat("descriptor_faults"), faulted_lanes);
-  EXPECT_GT(h.td_stat("out_of_bounds"), 0);
-}
-
 }  // namespace
 }  // namespace td::test
 
