@@ -42,11 +42,13 @@ Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::Wave
       period_ticks_(period_.value()) {
   const sim::StatGroup group(stats, this->name());
   dram_ = std::make_unique<mem::Dram>(dram_timing(config_), group.child("dram"));
+  // With vector loads, every cache counts their line accesses apart.
+  const bool loads = tap_.issues_loads();
   l2_ = std::make_unique<mem::SlicedCache>(config_.l2.slices, cache_geometry(config_.l2.slice), *dram_,
-                                           group.child("l2"), &events_);
+                                           group.child("l2"), &events_, loads);
   for (uint32_t sa = 0; sa < config_.chip.shader_arrays; ++sa)
     l1_.push_back(std::make_unique<mem::Cache>(cache_geometry(config_.l1), *l2_,
-                                               group.child("sa" + std::to_string(sa)).child("l1"), &events_));
+                                               group.child("sa" + std::to_string(sa)).child("l1"), &events_, loads));
   const timing::TdParams params = td_params(config_);
   for (uint32_t w = 0; w < config_.chip.wgps; ++w) {
     const std::string wgp_name = "wgp" + std::to_string(w);
@@ -265,14 +267,11 @@ void Chip::register_chip_stats(sim::StatsRegistry& stats) {
         {"loads", "instructions", [](const timing::TdStats& s) -> const sim::Counter& { return s.loads; }},
         {"load_lanes", "lanes", [](const timing::TdStats& s) -> const sim::Counter& { return s.load_lanes; }},
         {"load_bytes", "bytes", [](const timing::TdStats& s) -> const sim::Counter& { return s.load_bytes; }},
-        {"load_l0_hits", "lanes", [](const timing::TdStats& s) -> const sim::Counter& { return s.load_l0_hits; }},
+        {"stall_waiting_loads", "TD-cycles",
+         [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_waiting_loads; }},
     };
     for (const auto& entry : kLoadSums)
       group.formula(entry.name, entry.unit, std::string("sum over all TDs of td.") + entry.name, sum(entry.pick));
-    const auto load_lanes = sum(kLoadSums[1].pick);
-    const auto load_l0_hits = sum(kLoadSums[3].pick);
-    group.formula("load_l0_hit_rate", "fraction", "load lanes whose L0 lookup hit / load lanes",
-                  [=] { return load_lanes() > 0 ? load_l0_hits() / load_lanes() : 0.0; });
   }
   group.formula("box_tests_per_s", "tests/s", "achieved ray/box test rate over the run",
                 [=] { return box_tests() / seconds(); });

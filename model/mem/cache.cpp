@@ -46,11 +46,18 @@ Cache::Counters::Counters(const sim::StatGroup& stats) {
   stats.counter_in("port_busy_cycles", "cycles", "clocks the port spent moving data to requesters", port_busy);
 }
 
-Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, EventSink* events)
-    : Cache(geometry, next, stats, 1, events) {}
+Cache::LoadCounters::LoadCounters(const sim::StatGroup& stats) {
+  stats.counter_in("load_hits", "accesses", "line accesses of vector loads that found their data present", hits);
+  stats.counter_in("load_misses", "accesses", "line accesses of vector loads that missed (including merged)",
+                   misses);
+}
+
+Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, EventSink* events,
+             bool counts_loads)
+    : Cache(geometry, next, stats, 1, events, counts_loads) {}
 
 Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, uint32_t interleave,
-             EventSink* events)
+             EventSink* events, bool counts_loads)
     : geometry_(validated(geometry)),
       sets_(static_cast<uint32_t>(geometry.size_bytes / (uint64_t{geometry.ways} * geometry.line_bytes))),
       line_shift_(sim::log2_ceil(geometry.line_bytes)),
@@ -61,6 +68,7 @@ Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup
       dense_(capacity_lines_ <= kDenseTagLines),
       lines_(dense_ ? capacity_lines_ : 0),
       counters_(stats.registry().block<Counters>(stats)),
+      load_counters_(counts_loads ? &stats.registry().block<LoadCounters>(stats) : nullptr),
       next_(next),
       mshrs_(geometry.mshrs),
       events_(events),
@@ -115,7 +123,7 @@ Cache::Line& Cache::victim(uint64_t line) {
 void Cache::forward(uint32_t mshr, uint64_t cycle) {
   Mshr& m = mshrs_[mshr];
   if (m.asked || m.release != kUnknown) return;  // a second retry notice: already asked
-  const MemResponse r = next_.access(m.line << line_shift_, geometry_.line_bytes, cycle, this, mshr);
+  const MemResponse r = next_.access(m.line << line_shift_, geometry_.line_bytes, cycle, this, mshr, m.traffic);
   if (!r.accepted) {
     // Refused: again when `next` names the cycle (now, or when it knows).
     if (r.cycle != kRetryWhenTold) schedule(events_, std::max(r.cycle, cycle + 1), *this, mshr);
@@ -330,18 +338,20 @@ uint64_t Cache::retry_cycle(const Check& refused, MemClient* client, uint64_t ta
 }
 
 void Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t bytes, uint64_t cycle,
-                   JoinTable& joins, uint32_t join, bool& hit, const MemClient* client, uint64_t tag) {
+                   JoinTable& joins, uint32_t join, bool& hit, const MemClient* client, uint64_t tag,
+                   Traffic traffic) {
   const uint64_t start = reserve_port(bytes, cycle);
   joins.add_ready_part(join, port_free_cycle_);  // not before the transfer
   // Present lines first, so that a miss of this request evicting an LRU way
   // never evicts a line this request has yet to find present (check() counted
   // it as present).
   for (uint64_t k = 0, line = first_line; k < count; ++k, line += step) {
-    if (Line* present = find(line)) serve_present(*present, start, joins, join, hit);
+    if (Line* present = find(line)) serve_present(*present, start, joins, join, hit, traffic);
   }
   for (uint64_t k = 0, line = first_line; k < count; ++k, line += step) {
     if (find(line) != nullptr) continue;
     ++counters_.misses;
+    count_kind(traffic, false);
     hit = false;
     Line& way = victim(line);
     if (way.valid()) ++counters_.evictions;
@@ -359,6 +369,7 @@ void Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t 
     ++free->version;
     free->line = line;
     free->asked = false;
+    free->traffic = traffic;
     free->waiters.assign(1, {&joins, join});
     joins.add_pending_part(join);
     way.tag = line;
@@ -380,9 +391,12 @@ uint64_t Cache::reserve_port(uint64_t bytes, uint64_t cycle) {
   return start;
 }
 
-void Cache::serve_present(Line& line, uint64_t start, JoinTable& joins, uint32_t join, bool& hit) {
+void Cache::serve_present(Line& line, uint64_t start, JoinTable& joins, uint32_t join, bool& hit,
+                          Traffic traffic) {
   line.last_use = ++use_stamp_;
-  if (line.fill_cycle <= start) {
+  const bool present = line.fill_cycle <= start;
+  count_kind(traffic, present);
+  if (present) {
     ++counters_.hits;
     joins.add_ready_part(join, start + geometry_.hit_latency_cycles);
     return;
@@ -409,13 +423,15 @@ std::string describe_response(const MemResponse& r) {
 
 }  // namespace
 
-MemResponse Cache::access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag) {
-  const MemResponse response = serve(address, bytes, cycle, client, tag);
+MemResponse Cache::access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag,
+                          Traffic traffic) {
+  const MemResponse response = serve(address, bytes, cycle, client, tag, traffic);
   TD_DEBUG(kMem, cycle, name_, "{} B at {:#x}: {}", bytes, address, describe_response(response));
   return response;
 }
 
-MemResponse Cache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag) {
+MemResponse Cache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag,
+                         Traffic traffic) {
   if (bytes == 0) return MemResponse{true, cycle, true};
   const uint64_t first_line = address >> line_shift_;
   const uint64_t count = ((address + bytes - 1) >> line_shift_) - first_line + 1;
@@ -436,6 +452,7 @@ MemResponse Cache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemCl
       for (uint64_t k = 0; k < count; ++k) {
         Line& line = *found[k];
         line.last_use = ++use_stamp_;
+        count_kind(traffic, line.fill_cycle <= start);
         if (line.fill_cycle <= start) {
           ++counters_.hits;
           result.cycle = std::max(result.cycle, start + geometry_.hit_latency_cycles);
@@ -459,7 +476,7 @@ MemResponse Cache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemCl
   }
   const uint32_t join = joins_.open(client, tag, 0);
   bool hit = true;
-  commit(first_line, count, 1, bytes, cycle, joins_, join, hit, client, tag);
+  commit(first_line, count, 1, bytes, cycle, joins_, join, hit, client, tag, traffic);
   if (client) release_holds(client, tag, cycle);
   return joins_.close(join, hit);
 }
@@ -541,7 +558,7 @@ uint32_t validated_slices(uint32_t slices) {
 }  // namespace
 
 SlicedCache::SlicedCache(uint32_t slices, const CacheGeometry& slice_geometry, MemLevel& next,
-                         const sim::StatGroup& stats, EventSink* events)
+                         const sim::StatGroup& stats, EventSink* events, bool counts_loads)
     : line_bytes_(slice_geometry.line_bytes),
       line_shift_(sim::log2_ceil(slice_geometry.line_bytes)),
       name_(stats.prefix()) {
@@ -549,7 +566,7 @@ SlicedCache::SlicedCache(uint32_t slices, const CacheGeometry& slice_geometry, M
   for (uint32_t i = 0; i < slices; ++i) {
     // Private constructor: std::make_unique cannot reach it.
     slices_.push_back(std::unique_ptr<Cache>(
-        new Cache(slice_geometry, next, stats.child(fmt::format("slice{}", i)), slices, events)));
+        new Cache(slice_geometry, next, stats.child(fmt::format("slice{}", i)), slices, events, counts_loads)));
   }
 }
 
@@ -557,14 +574,16 @@ uint32_t SlicedCache::slice_of(uint64_t address) const {
   return static_cast<uint32_t>((address >> line_shift_) % slices_.size());
 }
 
-MemResponse SlicedCache::access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag) {
-  const MemResponse response = serve(address, bytes, cycle, client, tag);
+MemResponse SlicedCache::access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag,
+                                Traffic traffic) {
+  const MemResponse response = serve(address, bytes, cycle, client, tag, traffic);
   TD_DEBUG(kMem, cycle, name_, "{} B at {:#x} (slice {}): {}", bytes, address, slice_of(address),
            describe_response(response));
   return response;
 }
 
-MemResponse SlicedCache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag) {
+MemResponse SlicedCache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag,
+                               Traffic traffic) {
   if (bytes == 0) return MemResponse{true, cycle, true};
   const uint64_t n = slices_.size();
   const uint64_t first_line = address >> line_shift_;
@@ -606,7 +625,7 @@ MemResponse SlicedCache::serve(uint64_t address, uint32_t bytes, uint64_t cycle,
     if (k == 0) part_bytes -= address - (first_line << line_shift_);
     if ((count - 1 - k) % n == 0) part_bytes -= ((last_line + 1) << line_shift_) - (address + bytes);
     Cache& slice = *slices_[(first_line + k) % n];
-    slice.commit(first_line + k, lines, n, part_bytes, cycle, joins_, join, hit, client, tag);
+    slice.commit(first_line + k, lines, n, part_bytes, cycle, joins_, join, hit, client, tag, traffic);
   }
   // Served: whatever any slice promised it, or still has it waiting for, ends.
   if (client)

@@ -50,7 +50,11 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // `next` serves misses (another Cache, a SlicedCache or Dram); it must
   // outlive this cache. Stats are registered under `stats`. Misses reach
   // `next` as events on `events` (nullptr: at once, as in unit tests).
-  Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, EventSink* events = nullptr);
+  // `counts_loads`: vector loads reach it too (Traffic::kLoad), and it
+  // registers their line accesses' hits and misses apart (`load_hits`,
+  // `load_misses`; counted in `hits` and `misses` as well).
+  Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, EventSink* events = nullptr,
+        bool counts_loads = false);
 
   // Timing of one request (every line overlapping [address, address+bytes)):
   //  - the port is reserved for ceil(bytes / bytes_per_clock) cycles, from
@@ -82,7 +86,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // or more lines than the cache holds) throws std::invalid_argument.
   // A zero-byte request touches nothing and is ready at `cycle`.
   MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client = nullptr,
-                     uint64_t tag = 0) override;
+                     uint64_t tag = 0, Traffic traffic = Traffic::kNode) override;
   void invalidate() override;
 
   // A fill this cache asked `next` for (tag: the MSHR) has its cycle.
@@ -120,7 +124,8 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   std::string describe(uint64_t cycle) const;
 
  private:
-  MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag);
+  MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag,
+                    Traffic traffic);
   friend class SlicedCache;
 
   static constexpr uint64_t kUnknown = UINT64_MAX;  // a fill cycle not known yet
@@ -150,6 +155,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
     uint64_t held_tag = 0;
     bool exclusive = false;
     bool asked = false;  // `next` accepted this MSHR's request (no second one)
+    Traffic traffic = Traffic::kNode;  // the kind of the request that missed (passed to `next`)
     // Bumped whenever the MSHR's release or hold changes: an entry of
     // unheld_releases_ with an older version is stale.
     uint32_t version = 0;
@@ -169,7 +175,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // interleave-th line; its set index is taken from line / interleave so that
   // all its sets are used.
   Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup& stats, uint32_t interleave,
-        EventSink* events);
+        EventSink* events, bool counts_loads);
 
   // The lines of a request, as this cache sees them: `count` lines
   // first, first + step, ... (step 1 for a plain request, the slice count for
@@ -187,7 +193,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   Check check(uint64_t first_line, uint64_t count, uint64_t step, uint64_t cycle, const MemClient* client,
               uint64_t tag) const;
   void commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t bytes, uint64_t cycle, JoinTable& joins,
-              uint32_t join, bool& hit, const MemClient* client, uint64_t tag);
+              uint32_t join, bool& hit, const MemClient* client, uint64_t tag, Traffic traffic);
 
   uint64_t set_of(uint64_t line) const {
     return (interleave_shift_ >= 0 ? line >> interleave_shift_ : line / interleave_) & set_mask_;
@@ -238,7 +244,12 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // Reserves the port for `bytes` from max(cycle, port free); returns that start.
   uint64_t reserve_port(uint64_t bytes, uint64_t cycle);
   // A present line served from `start`: a hit, or a merge into its fill.
-  void serve_present(Line& line, uint64_t start, JoinTable& joins, uint32_t join, bool& hit);
+  void serve_present(Line& line, uint64_t start, JoinTable& joins, uint32_t join, bool& hit, Traffic traffic);
+  // A line access of `traffic` kind hit (or missed): its load counter, if
+  // it is a load and this cache counts them.
+  void count_kind(Traffic traffic, bool hit) {
+    if (traffic == Traffic::kLoad && load_counters_) ++(hit ? load_counters_->hits : load_counters_->misses);
+  }
 
   // What a request that hits reads first, together (an L0 is asked once a
   // clock by a TD whose other state has just been read).
@@ -272,6 +283,13 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
     sim::Counter evictions;
   };
   Counters& counters_;
+  struct LoadCounters {
+    explicit LoadCounters(const sim::StatGroup& stats);
+    LoadCounters(const LoadCounters&) = delete;
+    LoadCounters& operator=(const LoadCounters&) = delete;
+    sim::Counter hits, misses;
+  };
+  LoadCounters* load_counters_ = nullptr;  // registered only when the cache counts loads
 
   MemLevel& next_;
   // Sparse: the sets touched, each with its valid lines (at most `ways`, in
@@ -321,9 +339,9 @@ class SlicedCache final : public MemLevel {
  public:
   static constexpr uint32_t kMaxSlices = 256;  // as the configuration allows
   SlicedCache(uint32_t slices, const CacheGeometry& slice_geometry, MemLevel& next, const sim::StatGroup& stats,
-              EventSink* events = nullptr);
+              EventSink* events = nullptr, bool counts_loads = false);
   MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client = nullptr,
-                     uint64_t tag = 0) override;
+                     uint64_t tag = 0, Traffic traffic = Traffic::kNode) override;
   void invalidate() override;
   uint32_t slice_of(uint64_t address) const;
   Cache& slice(uint32_t index) { return *slices_[index]; }
@@ -332,7 +350,8 @@ class SlicedCache final : public MemLevel {
   void set_progress(sim::ProgressMark* mark);
 
  private:
-  MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag);
+  MemResponse serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client, uint64_t tag,
+                    Traffic traffic);
   uint32_t line_bytes_;
   uint32_t line_shift_;
   JoinTable joins_;  // one per request: its parts are its slices' lines

@@ -44,7 +44,7 @@ Dram::Dram(const DramTiming& timing, const sim::StatGroup& stats)
       bytes_(stats.counter("bytes", "bytes", "bytes transferred")),
       name_(stats.prefix()) {}
 
-MemResponse Dram::access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient*, uint64_t) {
+MemResponse Dram::access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient*, uint64_t, Traffic) {
   const MemResponse response = serve(address, bytes, cycle);
   TD_DEBUG(kMem, cycle, name_, "{} B at {:#x}: ready at {}", bytes, address, response.cycle);
   return response;

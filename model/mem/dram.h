@@ -27,7 +27,7 @@ class Dram final : public MemLevel {
   // Never rejects (DRAM queues are modelled by bandwidth alone).
   // Always ready at once (DRAM is the last level: no miss to wait for).
   MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client = nullptr,
-                     uint64_t tag = 0) override;
+                     uint64_t tag = 0, Traffic traffic = Traffic::kNode) override;
   // Frees every channel (between independent batches, as Cache::invalidate).
   void invalidate() override;
   // Its transfers still queued at `cycle`, for a deadlock report: one line

@@ -22,6 +22,13 @@ struct MemResponse {
   bool pending = false;  // accepted; MemClient::mem_ready will give the cycle
 };
 
+// What a request carries, for the per-kind counters a level keeps when told
+// to (a BVH node for the TD's datapaths, or a shader's vector-load data):
+// its timing is the same either way. A miss passes its kind down with it (a
+// line first missed by a node fetch stays a node line when a load merges
+// into its fill).
+enum class Traffic : uint8_t { kNode, kLoad };
+
 // A requester that can wait for a pending answer.
 class MemClient {
  public:
@@ -43,7 +50,7 @@ class MemLevel {
   // `cycle`; requests to one level come in non-decreasing `cycle` order. A
   // pending answer needs `client` (else std::logic_error).
   virtual MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient* client = nullptr,
-                             uint64_t tag = 0) = 0;
+                             uint64_t tag = 0, Traffic traffic = Traffic::kNode) = 0;
   // Drops all cached lines and pending state (between independent batches).
   virtual void invalidate() = 0;
 };

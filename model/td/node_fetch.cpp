@@ -49,8 +49,10 @@ void NodeFetch::tick(uint64_t cycle) {
   // A retry of a refused request keeps its tag: L0 may hold an MSHR for it.
   const uint64_t tag = refused_ ? refused_tag_ : next_tag_++;
   const uint32_t bytes = fetch.bytes();
-  const mem::MemResponse response = l0_cache_ ? l0_cache_->Cache::access(fetch.address, bytes, cycle, this, tag)
-                                              : l0_.access(fetch.address, bytes, cycle, this, tag);
+  const bool is_load = fetch.type == kLoadLane;
+  const mem::Traffic traffic = is_load ? mem::Traffic::kLoad : mem::Traffic::kNode;
+  const mem::MemResponse response = l0_cache_ ? l0_cache_->Cache::access(fetch.address, bytes, cycle, this, tag, traffic)
+                                              : l0_.access(fetch.address, bytes, cycle, this, tag, traffic);
   refused_ = !response.accepted;
   refused_tag_ = tag;
   if (!response.accepted) {
@@ -65,7 +67,7 @@ void NodeFetch::tick(uint64_t cycle) {
            response.pending ? std::string("fill pending") : fmt::format("ready at {}", response.cycle));
   requested_ = true;
   last_hit_ = response.hit;
-  if (__builtin_expect(fetch.type == kLoadLane, 0)) stats_.load_l0_hits.add(response.hit ? 1 : 0);
+  if (__builtin_expect(is_load, 0)) ++loads_in_buffer_;
   last_address_ = fetch.address;
   if (!response.pending) stats_.lane_fetch_latency.sample(response.cycle - cycle);
   const FetchedLane lane{job, fetch.type, response.pending ? UINT64_MAX : response.cycle, tag, cycle};
@@ -113,6 +115,7 @@ std::string NodeFetch::describe(uint64_t cycle) const {
 
 void NodeFetch::reset() {
   buffer_.clear();
+  loads_in_buffer_ = 0;
   refused_ = false;
   retry_cycle_ = 0;
   requested_ = stalled_memory_ = stalled_full_ = false;

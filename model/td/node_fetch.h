@@ -36,11 +36,16 @@ class NodeFetch : public mem::MemClient {
   // Return buffer, issue-port side.
   bool has_ready(uint64_t cycle) const { return buffer_.has_landed() && buffer_.front().ready_cycle <= cycle; }
   const LandedLane& ready_lane() const { return buffer_.front(); }
-  LandedLane take() { return buffer_.take_front(); }
+  LandedLane take() {
+    if (buffer_.front().type == kLoadLane) --loads_in_buffer_;
+    return buffer_.take_front();
+  }
   bool buffer_empty() const { return buffer_.empty(); }
   size_t buffer_count() const { return buffer_.size(); }
   bool buffer_full() const { return buffer_.full(); }
   bool input_pending() const { return !in_.empty(); }
+  // Every lane in the return buffer is a load lane (and there is one).
+  bool only_loads_in_buffer() const { return loads_in_buffer_ != 0 && loads_in_buffer_ == buffer_.size(); }
   // UINT64_MAX while every lane waits for a fill whose cycle is not known.
   uint64_t earliest_ready() const { return buffer_.earliest_ready(); }
 
@@ -80,6 +85,7 @@ class NodeFetch : public mem::MemClient {
   bool refused_ = false;  // the front lane's last request was refused
   bool requested_ = false, last_hit_ = false, stalled_memory_ = false, stalled_full_ = false;
   ReturnBuffer buffer_;
+  size_t loads_in_buffer_ = 0;  // load lanes among the buffer's
   uint64_t last_address_ = 0;
   std::function<void(uint64_t)> on_fill_;
   struct TraceSignals {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <stdexcept>
 
 #include "model/ref/load.h"
@@ -31,7 +32,8 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       no_fetch_(2),
       stats_(stats.block<TdStats>(sim::StatGroup(stats, this->name()), client.issues_loads())),
       l0_events_(events),
-      l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), &l0_events_),
+      l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), &l0_events_,
+          client.issues_loads()),
       waves_(params.instruction_queue_depth),
       sequencer_("lane_sequencer", waves_, fetch_queue_, no_fetch_, stats_),
       node_fetch_("node_fetch", params.return_buffer_entries, fetch_queue_, l0_, stats_,
@@ -83,19 +85,22 @@ void Td::account_until(uint64_t cycle) {
 }
 
 // Bits: fetch queue full, memory (L0 refused), return buffer full, waiting
-// for memory. (Port-busy stalls need a ready lane: that clock is ticked.)
+// for memory, waiting for loads only. (Port-busy stalls need a ready lane:
+// that clock is ticked.)
 uint32_t Td::idle_stalls() const {
   uint32_t stalls = 0;
   if (sequencer_.blocked_on_fetch_queue()) stalls |= 1u << 0;
   if (node_fetch_.input_pending()) stalls |= node_fetch_.buffer_full() ? 1u << 2 : 1u << 1;
   if (!node_fetch_.buffer_empty()) stalls |= 1u << 3;
+  if (node_fetch_.only_loads_in_buffer()) stalls |= 1u << 4;
   return stalls;
 }
 
 void Td::charge_skipped_clocks(uint64_t clocks) {
   sim::Counter* const counters[] = {&stats_.stall_fetch_queue_full, &stats_.stall_memory,
-                                    &stats_.stall_return_buffer_full, &stats_.stall_waiting_memory};
-  for (size_t i = 0; i < 4; ++i)
+                                    &stats_.stall_return_buffer_full, &stats_.stall_waiting_memory,
+                                    &stats_.stall_waiting_loads};
+  for (size_t i = 0; i < std::size(counters); ++i)
     if (idle_stalls_ & (1u << i)) counters[i]->add(clocks);
 }
 
@@ -148,7 +153,7 @@ void Td::tick_pipeline(uint64_t cycle) {
 void Td::issue_port(uint64_t cycle) {
   port_valid_ = false;
   if (!node_fetch_.has_ready(cycle)) {
-    if (!node_fetch_.buffer_empty()) ++stats_.stall_waiting_memory;
+    count_waiting_memory();
     return;
   }
   // A load lane at the head leaves by the load port; a node lane ready
@@ -156,7 +161,7 @@ void Td::issue_port(uint64_t cycle) {
   if (__builtin_expect(node_fetch_.ready_lane().type == kLoadLane, 0)) {
     if (!return_load(cycle)) return;
     if (!node_fetch_.has_ready(cycle)) {
-      if (!node_fetch_.buffer_empty()) ++stats_.stall_waiting_memory;
+      count_waiting_memory();
       return;
     }
     if (node_fetch_.ready_lane().type == kLoadLane) return;  // it leaves next clock

@@ -152,6 +152,13 @@ class Td : public sc_core::sc_module {
   // stalls that hold then are charged for them, as if it had been ticked.
   uint32_t idle_stalls() const;
   void charge_skipped_clocks(uint64_t clocks);
+  // The issue port found no lane ready: lanes in the return buffer wait for
+  // their data (only load lanes: counted apart too).
+  void count_waiting_memory() {
+    if (node_fetch_.buffer_empty()) return;
+    ++stats_.stall_waiting_memory;
+    if (node_fetch_.only_loads_in_buffer()) ++stats_.stall_waiting_loads;
+  }
 
   // Ordered by use: a chip ticks each of its TDs in turn every clock, so
   // the fields a tick reads come first and share as few cache lines as

@@ -19,7 +19,6 @@ bool TdStats::register_counters(TdStats& s, const sim::StatGroup& g, bool counts
     g.counter_in("load_lanes", "lanes", "active load lanes returned to write-back (one L0 request each)",
                  s.load_lanes);
     g.counter_in("load_bytes", "bytes", "bytes read by active load lanes", s.load_bytes);
-    g.counter_in("load_l0_hits", "lanes", "load lanes whose L0 lookup hit", s.load_l0_hits);
   }
   g.counter_in("stall_fetch_queue_full", "cycles", "sequencer held a lane: fetch queue full", s.stall_fetch_queue_full);
   g.counter_in("stall_memory", "cycles", "node fetch refused by L0: all MSHRs busy", s.stall_memory);
@@ -29,6 +28,11 @@ bool TdStats::register_counters(TdStats& s, const sim::StatGroup& g, bool counts
                s.stall_port_busy);
   g.counter_in("stall_waiting_memory", "cycles", "issue port idle while lanes wait in the return buffer for node data",
                s.stall_waiting_memory);
+  if (counts_loads)
+    g.counter_in("stall_waiting_loads", "cycles",
+                 "issue port idle while every lane in the return buffer is a load lane waiting for its data "
+                 "(counted in stall_waiting_memory too)",
+                 s.stall_waiting_loads);
   g.counter_in("stall_result_refused", "cycles",
                "an instruction's results were ready but its wave refused them this clock", s.stall_result_refused);
   return true;

@@ -38,7 +38,7 @@ struct alignas(64) TdStats {
   sim::Counter loads;              // load instructions completed
   sim::Counter load_lanes;         // active load lanes returned to write-back
   sim::Counter load_bytes;         // bytes those lanes read
-  sim::Counter load_l0_hits;       // load lanes whose L0 lookup hit
+  sim::Counter stall_waiting_loads;  // waiting for memory, and every lane waiting is a load lane
 
  private:
   // Registers the counters above, in the order reports list them, before

@@ -34,38 +34,44 @@ TimingFigures timing_figures(const sim::StatsRegistry& stats, const cfg::Config&
   t.box_peak_per_s = 4.0 * tds * clock_hz;
   t.tri_peak_per_s = 1.0 * tds * clock_hz;
   LevelFigures l0{"L0"}, l1{"L1"}, l2{"L2"};
-  const auto add_level = [&](LevelFigures& level, const std::string& prefix) {
+  LevelFigures load_l0{"L0"}, load_l1{"L1"}, load_l2{"L2"};
+  t.counts_loads = stats.has("chip.wgp0.td0.load_lanes");
+  const auto add_level = [&](LevelFigures& level, LevelFigures& loads, const std::string& prefix) {
     level.hits += counter(stats, prefix + "hits");
     level.misses += counter(stats, prefix + "misses");
     level.bytes += counter(stats, prefix + "bytes");
     level.mshr_full += counter(stats, prefix + "mshr_full");
+    if (!t.counts_loads) return;
+    loads.hits += counter(stats, prefix + "load_hits");
+    loads.misses += counter(stats, prefix + "load_misses");
   };
   uint64_t busy = 0;
-  t.counts_loads = stats.has("chip.wgp0.td0.load_lanes");
-  std::vector<uint64_t> stall_cycles(std::size(kStallCauses), 0);
+  std::vector<std::pair<const char*, const char*>> causes(std::begin(kStallCauses), std::end(kStallCauses));
+  if (t.counts_loads) causes.emplace_back("waiting for loads only", "stall_waiting_loads");
+  std::vector<uint64_t> stall_cycles(causes.size(), 0);
   for (uint32_t w = 0; w < config.chip.wgps; ++w)
     for (uint32_t d = 0; d < config.chip.tds_per_wgp; ++d) {
       const std::string td = fmt::format("chip.wgp{}.td{}.", w, d);
       t.box_tests += counter(stats, td + "box_tests");
       t.tri_tests += counter(stats, td + "tri_tests");
       busy += counter(stats, td + "busy_cycles");
-      for (size_t s = 0; s < std::size(kStallCauses); ++s) stall_cycles[s] += counter(stats, td + kStallCauses[s].second);
-      add_level(l0, td + "l0.");
+      for (size_t s = 0; s < causes.size(); ++s) stall_cycles[s] += counter(stats, td + causes[s].second);
+      add_level(l0, load_l0, td + "l0.");
       if (t.counts_loads) {
         t.load_lanes += counter(stats, td + "load_lanes");
         t.load_bytes += counter(stats, td + "load_bytes");
-        t.load_l0_hits += counter(stats, td + "load_l0_hits");
       }
     }
-  for (uint32_t a = 0; a < config.chip.shader_arrays; ++a) add_level(l1, fmt::format("chip.sa{}.l1.", a));
-  for (uint32_t s = 0; s < config.l2.slices; ++s) add_level(l2, fmt::format("chip.l2.slice{}.", s));
+  for (uint32_t a = 0; a < config.chip.shader_arrays; ++a) add_level(l1, load_l1, fmt::format("chip.sa{}.l1.", a));
+  for (uint32_t s = 0; s < config.l2.slices; ++s) add_level(l2, load_l2, fmt::format("chip.l2.slice{}.", s));
   t.levels = {l0, l1, l2};
+  if (t.counts_loads) t.load_levels = {load_l0, load_l1, load_l2};
   t.dram_bytes = counter(stats, "chip.dram.bytes");
   t.dram_peak_bytes_per_s = config.dram.bandwidth_gb_per_s * 1e9;
   const double td_cycles = static_cast<double>(cycles) * tds;
   t.td_utilisation = td_cycles > 0 ? busy / td_cycles : 0;
-  for (size_t s = 0; s < std::size(kStallCauses); ++s)
-    t.stalls.emplace_back(kStallCauses[s].first, td_cycles > 0 ? stall_cycles[s] / td_cycles : 0);
+  for (size_t s = 0; s < causes.size(); ++s)
+    t.stalls.emplace_back(causes[s].first, td_cycles > 0 ? stall_cycles[s] / td_cycles : 0);
   return t;
 }
 

@@ -32,9 +32,12 @@ struct TimingFigures {
   std::vector<LevelFigures> levels;                       // L0, L1, L2
   uint64_t dram_bytes = 0;
   double dram_peak_bytes_per_s = 0;
-  // Vector loads (two-level runs: the instance steps'), when the TDs count them.
+  // Vector loads (two-level runs: the instance steps'), when the TDs count
+  // them: lanes, bytes, and each level's line accesses of theirs (hits and
+  // misses only; counted in `levels` too).
   bool counts_loads = false;
-  uint64_t load_lanes = 0, load_bytes = 0, load_l0_hits = 0;
+  uint64_t load_lanes = 0, load_bytes = 0;
+  std::vector<LevelFigures> load_levels;  // L0, L1, L2
   double box_tests_per_s() const { return seconds > 0 ? box_tests / seconds : 0; }
   double tri_tests_per_s() const { return seconds > 0 ? tri_tests / seconds : 0; }
 };

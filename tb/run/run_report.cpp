@@ -71,10 +71,12 @@ std::string format_run_report(const RunReport& r) {
                          level.mshr_full);
     out += fmt::format("    DRAM {:>19} {:>12}   {:.1f} GB/s of {:.1f} GB/s\n", "", t.dram_bytes,
                        t.seconds > 0 ? t.dram_bytes / t.seconds / 1e9 : 0.0, t.dram_peak_bytes_per_s / 1e9);
-    if (t.counts_loads)
-      out += fmt::format("  vector loads (instance nodes): {} lanes, {} bytes, L0 hit {} (in the L0 figures above)\n",
-                         t.load_lanes, t.load_bytes,
-                         percent(t.load_lanes ? static_cast<double>(t.load_l0_hits) / t.load_lanes : std::nan("")));
+    if (t.counts_loads) {
+      out += fmt::format("  vector loads (instance nodes): {} lanes, {} bytes; hit rate", t.load_lanes, t.load_bytes);
+      for (const LevelFigures& level : t.load_levels)
+        out += fmt::format(" {} {}{}", level.name, percent(level.hit_rate()), &level == &t.load_levels.back() ? "" : ",");
+      out += " (in the cache figures above)\n";
+    }
     // Public RDNA2 measurements (shared/research/rdna2-measurements.md), RX 6900 XT in games.
     out += "  compare (RX 6900 XT, Radeon GPU Profiler): Cyberpunk 2077 RT 28.7 G box/s, 3.21 G tri/s, RT unit busy\n"
            "    7-29%, L0 hit ~55-66%, L0+L1 73-79%; 3DMark DXR feature test ~10% of peak; box:triangle 3.6-8.9:1\n";
@@ -216,7 +218,15 @@ std::string run_report_json(const RunReport& r) {
       json.key("loads").begin_object();
       json.key("lanes").value(t.load_lanes);
       json.key("bytes").value(t.load_bytes);
-      json.key("l0_hits").value(t.load_l0_hits);
+      json.key("caches").begin_object();
+      for (const LevelFigures& level : t.load_levels) {
+        json.key(level.name).begin_object();
+        json.key("hits").value(level.hits);
+        json.key("misses").value(level.misses);
+        json.key("hit_rate").value(level.hit_rate());
+        json.end_object();
+      }
+      json.end_object();
       json.end_object();
     }
     json.key("simulated_cycles_per_wall_s").value(r.wall_s > 0 ? t.cycles / r.wall_s : 0.0);

@@ -157,16 +157,28 @@ TEST(Load, ASecondLoadOfTheSameLinesHitsL0AndAMissToDramTakesLonger) {
   for (uint32_t l = 0; l < 32; ++l) instr.lanes[l] = LaneInput::load(Harness::kLoadBase + 256 * l, 1 + l % 4, l < 4);
   h.feeder.push(0, instr);
   h.run();
-  EXPECT_EQ(h.td_stat("load_l0_hits"), 0);
+  // Each level counts the loads' line accesses apart: all four missed L0,
+  // L1 and L2. The TD waited for nothing but them.
+  EXPECT_EQ(h.td_stat("l0.load_hits"), 0);
+  EXPECT_EQ(h.td_stat("l0.load_misses"), 4);
   EXPECT_EQ(h.td_stat("l0.misses"), 4);
+  EXPECT_EQ(h.stats.value("chip.sa0.l1.load_misses"), 4u);
+  EXPECT_EQ(h.stats.value("chip.sa0.l1.load_hits"), 0u);
+  double l2_load_misses = 0;
+  for (uint32_t s = 0; s < config.l2.slices; ++s)
+    l2_load_misses += static_cast<double>(h.stats.value("chip.l2.slice" + std::to_string(s) + ".load_misses"));
+  EXPECT_EQ(l2_load_misses, 4);
+  EXPECT_GT(h.td_stat("stall_waiting_loads"), 0);
+  EXPECT_EQ(h.td_stat("stall_waiting_loads"), h.td_stat("stall_waiting_memory"));
   const double dram_requests = static_cast<double>(h.stats.value("chip.dram.requests"));
   EXPECT_GT(dram_requests, 0);
   h.feeder.push(0, instr);
   h.run();
-  EXPECT_EQ(h.td_stat("load_l0_hits"), 4);
+  EXPECT_EQ(h.td_stat("l0.load_hits"), 4);
+  EXPECT_EQ(h.td_stat("l0.load_misses"), 4);
   EXPECT_EQ(h.td_stat("l0.misses"), 4);
+  EXPECT_EQ(h.stats.value("chip.sa0.l1.load_misses"), 4u);  // the hits went no further
   EXPECT_EQ(static_cast<double>(h.stats.value("chip.dram.requests")), dram_requests);
-  EXPECT_DOUBLE_EQ(std::stod(reported(h.stats, "chip.load_l0_hit_rate")), 4.0 / 8.0);
   ASSERT_EQ(watch.load_latencies.size(), 2u);
   // Sequenced a clock after acceptance, fetched after the fetch queue's
   // clock, an L0 hit, the load port's clock, the return latency.
@@ -200,8 +212,11 @@ TEST(Load, TakesNoDatapathClockAndCountsInItsOwnStats) {
   EXPECT_EQ(h.td_stat("tri_tests"), 0);
   // One L0 request a lane, each inside one line: one line access each.
   EXPECT_EQ(h.td_stat("l0.hits") + h.td_stat("l0.misses"), issued.load_active_lanes);
-  EXPECT_GT(h.td_stat("load_l0_hits"), 0);
-  EXPECT_LE(h.td_stat("load_l0_hits"), h.td_stat("l0.hits"));
+  // Only loads: every line access is a load's, and every wait is for loads.
+  EXPECT_EQ(h.td_stat("l0.load_hits"), h.td_stat("l0.hits"));
+  EXPECT_EQ(h.td_stat("l0.load_misses"), h.td_stat("l0.misses"));
+  EXPECT_GT(h.td_stat("l0.load_hits"), 0);
+  EXPECT_EQ(h.td_stat("stall_waiting_loads"), h.td_stat("stall_waiting_memory"));
 }
 
 TEST(Load, CountersExistOnlyWhereTheClientIssuesLoads) {
@@ -214,7 +229,9 @@ TEST(Load, CountersExistOnlyWhereTheClientIssuesLoads) {
   EXPECT_THROW(h.stats.value(td + ".loads"), std::out_of_range);
   EXPECT_THROW(h.stats.value(td + ".load_lanes"), std::out_of_range);
   EXPECT_EQ(reported(h.stats, "chip.load_lanes"), "");
-  EXPECT_EQ(reported(h.stats, "chip.load_l0_hit_rate"), "");
+  EXPECT_EQ(reported(h.stats, "chip.stall_waiting_loads"), "");
+  EXPECT_THROW(h.stats.value(td + ".l0.load_hits"), std::out_of_range);
+  EXPECT_THROW(h.stats.value("chip.sa0.l1.load_misses"), std::out_of_range);
   EXPECT_NE(reported(h.stats, "chip.waves"), "");
   // And such a feeder refuses a load.
   EXPECT_THROW(h.feeder.push(0, load_wave(32, 0, kLoadLines)), std::invalid_argument);
@@ -287,7 +304,8 @@ void expect_same_as_untraced_single_thread(const std::function<void(Harness&)>& 
   h.feeder.set_completion([&](uint32_t, const WaveInstr&, const WaveResult& r) {
     latencies.push_back(r.complete_cycle - r.accept_cycle);
   });
-  const std::vector<std::string> counters = {"loads", "load_lanes", "load_bytes", "load_l0_hits", "box_nodes",
+  const std::vector<std::string> counters = {"loads", "load_lanes", "load_bytes", "l0.load_hits", "l0.load_misses",
+                                             "stall_waiting_loads", "box_nodes",
                                              "tri_tests", "busy_cycles", "active_lanes", "stall_port_busy",
                                              "stall_waiting_memory", "l0.hits", "l0.misses"};
   std::vector<double> first;
@@ -300,7 +318,7 @@ void expect_same_as_untraced_single_thread(const std::function<void(Harness&)>& 
     for (const std::string& c : counters) now.push_back(h.td_stat(c));
     if (run == 0) {
       first = now;
-      EXPECT_GT(h.td_stat("load_l0_hits"), 0);
+      EXPECT_GT(h.td_stat("l0.load_hits"), 0);
     } else {
       for (size_t i = 0; i < counters.size(); ++i) EXPECT_EQ(now[i], 2 * first[i]) << counters[i];
     }

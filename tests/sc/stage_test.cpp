@@ -32,7 +32,8 @@ class FakeL0 : public mem::MemLevel {
   std::map<uint64_t, uint64_t> latency;  // address -> cycles
   uint64_t refuse_until = 0;
   std::vector<uint64_t> requested_at;
-  mem::MemResponse access(uint64_t address, uint32_t, uint64_t cycle, mem::MemClient*, uint64_t) override {
+  mem::MemResponse access(uint64_t address, uint32_t, uint64_t cycle, mem::MemClient*, uint64_t,
+                          mem::Traffic) override {
     if (cycle < refuse_until) return {false, refuse_until, false};
     requested_at.push_back(cycle);
     return {true, cycle + latency.at(address), false};

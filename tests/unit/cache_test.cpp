@@ -28,7 +28,7 @@ class FakeNext final : public MemLevel {
  public:
   explicit FakeNext(uint64_t latency, uint32_t rejections = 0, uint64_t retry_delay = 0)
       : latency_(latency), rejections_(rejections), retry_delay_(retry_delay) {}
-  MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient*, uint64_t) override {
+  MemResponse access(uint64_t address, uint32_t bytes, uint64_t cycle, MemClient*, uint64_t, Traffic) override {
     calls.push_back(Call{address, bytes, cycle});
     if (rejections_ > 0) {
       --rejections_;
