@@ -38,6 +38,8 @@ std::string validate(const BvhOptions& options) {
     return fmt::format("bvh.split_budget: must be 0..16 (got {})", options.split_budget);
   if (options.base_address % 256 != 0 || options.base_address >> 48 != 0)
     return fmt::format("bvh.base_address: must be a multiple of 256 below 2^48 (got {:#x})", options.base_address);
+  if (options.blas_address % 256 != 0 || options.blas_address >> 48 != 0)
+    return fmt::format("bvh.blas_address: must be a multiple of 256 below 2^48 (got {:#x})", options.blas_address);
   if (options.box_grow_ulps > 255)
     return fmt::format("bvh.box_grow_ulps: must be 0..255 (got {})", options.box_grow_ulps);
   if (options.return_mode > 1) return fmt::format("bvh.return_mode: must be 0 or 1 (got {})", options.return_mode);

@@ -49,6 +49,13 @@ struct BvhOptions {
   // mode (1: barycentrics, node id = remap bits; 0: id + t, node id = 4 x
   // triangle-node ordinal, an index into EncodedBvh::slot_primitive).
   uint64_t base_address = 0;
+  // Two levels: the first BLAS starts at this byte address (a multiple of
+  // 256) or, if the TLAS reaches past it, right after the TLAS (0: always
+  // right after). A driver places each BLAS in its own allocation anywhere
+  // in the GPU's address space; one past 32 GiB from the TLAS makes the
+  // walk use 64-bit node pointers (image_bvh64_intersect_ray). The gap
+  // holds nothing and counts in no byte figure.
+  uint64_t blas_address = 0;
   uint32_t box_grow_ulps = 4;
   uint32_t return_mode = 1;
 };

@@ -175,7 +175,9 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
   const uint64_t tlas_units = bvh.first_instance_unit + 2 * bvh.instance_index.size();
 
   // The BLASes after the TLAS, each from a 256-byte boundary.
-  uint64_t next_unit = align_up(tlas_units, kBlasAlignUnits);
+  const uint64_t tlas_end_unit = align_up(tlas_units, kBlasAlignUnits);
+  uint64_t next_unit = std::max(tlas_end_unit, align_up(options.blas_address / kNodeUnitBytes, kBlasAlignUnits));
+  const uint64_t gap_units = next_unit - tlas_end_unit;
   bvh.blases.resize(scene.blases.size());
   for (size_t b = 0; b < scene.blases.size(); ++b) {
     if (!usable[b]) continue;
@@ -232,8 +234,8 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
 
   report.tlas_bytes = tlas_units * kNodeUnitBytes;
   report.instance_node_bytes = bvh.instance_index.size() * kInstanceNodeBytes;
-  report.bytes = unit_count * kNodeUnitBytes;
-  report.blas_bytes = report.bytes - align_up(tlas_units, kBlasAlignUnits) * kNodeUnitBytes;
+  report.bytes = (unit_count - gap_units) * kNodeUnitBytes;
+  report.blas_bytes = report.bytes - tlas_end_unit * kNodeUnitBytes;
   BvhReport& totals = report.blas_totals;
   const uint64_t usable_triangles = totals.triangles - totals.degenerate_triangles;
   totals.bytes_per_triangle = usable_triangles == 0 ? 0 : static_cast<double>(totals.bytes) / usable_triangles;
