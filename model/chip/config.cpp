@@ -541,6 +541,7 @@ const Section<ShaderConfig>& shader_section() {
 const Section<BvhConfig>& bvh_section() {
   static const Section<BvhConfig> section{{
       word("quality", &BvhConfig::quality, {"normal", "high"}),
+      word("fp16", &BvhConfig::fp16, {"none", "leaf", "mixed", "all"}),
       number("fp16_threshold", &BvhConfig::fp16_threshold, {-1, 1000}),
       word("pack", &BvhConfig::pack, {"single", "pairs", "strips"}),
       whole("max_leaf_size", &BvhConfig::max_leaf_size, {1, 4}),

@@ -48,7 +48,8 @@
 //   shader.alu_instructions_per_iteration  0 .. 100000
 //   shader.alu_instructions_per_instance   0 .. 100000
 //   bvh.quality                    normal | high
-//   bvh.fp16_threshold             -1 .. 1000 (negative: FP32 boxes only)
+//   bvh.fp16                       none | leaf | mixed | all
+//   bvh.fp16_threshold             -1 .. 1000 (mixed; negative: FP32 boxes only)
 //   bvh.pack                       single | pairs | strips
 //   bvh.max_leaf_size              1 .. 4
 //   bvh.split_budget               0 .. 4
@@ -129,7 +130,8 @@ struct ShaderConfig {
 // How `tdsim run` builds the scene's BVH (tb/scene/bvh_options.h says what each means).
 struct BvhConfig {
   std::string quality;        // normal | high (spatial splits)
-  double fp16_threshold = 0;  // largest surface-area growth an FP16 box node may add
+  std::string fp16;           // none | leaf | mixed | all: which box nodes are FP16
+  double fp16_threshold = 0;  // mixed: largest surface-area growth an FP16 box node may add
   std::string pack;           // single | pairs | strips
   uint32_t max_leaf_size = 0; // triangles per Embree leaf
   double split_budget = 0;    // extra triangle references spatial splits may add, per triangle

@@ -61,6 +61,7 @@ scene::BvhOptions bvh_options(const cfg::BvhConfig& config) {
   scene::BvhOptions options;
   options.quality = *scene::parse_quality(config.quality);  // the config reader allows only known words
   options.pack = *scene::parse_packing(config.pack);
+  options.fp16 = *scene::parse_fp16_policy(config.fp16);
   options.fp16_threshold = config.fp16_threshold;
   options.max_leaf_size = config.max_leaf_size;
   options.split_budget = config.split_budget;

@@ -54,7 +54,23 @@ struct BoxPlan {
   std::vector<bool> fp16;      // by tree node
 };
 
-BoxPlan plan_boxes(const BvhTree& tree, double fp16_threshold, bool root_fp32) {
+// The policy's choice for tree node `n` whose boxes are `boxes`.
+bool fp16_node(const BvhTree& tree, size_t n, const BoxNode& boxes, const Fp16Choice& choice, bool root_fp32) {
+  if (root_fp32 && n == 0) return false;
+  const BvhBoxNode& node = tree.nodes[n];
+  switch (choice.policy) {
+    case Fp16Policy::kNone: return false;
+    case Fp16Policy::kAll: return true;
+    case Fp16Policy::kLeaf:
+      for (uint32_t i = 0; i < node.slot_count; ++i)
+        if (node.slots[i].is_triangle) return true;
+      return false;
+    case Fp16Policy::kMixed: return use_fp16(boxes, node.slot_count, choice.threshold);
+  }
+  return false;
+}
+
+BoxPlan plan_boxes(const BvhTree& tree, const Fp16Choice& choice, bool root_fp32) {
   BoxPlan plan;
   plan.boxes.resize(tree.nodes.size());
   plan.fp16.resize(tree.nodes.size());
@@ -70,7 +86,7 @@ BoxPlan plan_boxes(const BvhTree& tree, double fp16_threshold, bool root_fp32) {
         below = merge(below, stored[slot.index].box[j]);
       boxes.box[i] = below;
     }
-    plan.fp16[n] = !(root_fp32 && n == 0) && use_fp16(boxes, node.slot_count, fp16_threshold);
+    plan.fp16[n] = fp16_node(tree, n, boxes, choice, root_fp32);
     stored[n] = plan.fp16[n] ? round_trip_fp16(boxes) : boxes;
     plan.boxes[n] = boxes;
   }
@@ -122,8 +138,8 @@ bool use_fp16(const BoxNode& boxes, uint32_t slot_count, double fp16_threshold) 
   return rounded_area <= exact_area * (1 + fp16_threshold);
 }
 
-BoxNodes plan_box_nodes(const BvhTree& tree, double fp16_threshold, bool root_fp32) {
-  BoxPlan plan = plan_boxes(tree, fp16_threshold, root_fp32);
+BoxNodes plan_box_nodes(const BvhTree& tree, const Fp16Choice& choice, bool root_fp32) {
+  BoxPlan plan = plan_boxes(tree, choice, root_fp32);
   BoxLayout layout = lay_out_boxes(plan.fp16);
   BoxNodes nodes;
   nodes.boxes = std::move(plan.boxes);
@@ -186,7 +202,7 @@ BvhLayout encode_bvh_into(const Mesh& mesh, const BvhTree& tree, const BvhOption
   const auto start = std::chrono::steady_clock::now();
   const std::vector<uint32_t> order = leaf_order(tree, mesh.triangle_count());
   const TrianglePack pack = pack_triangles(mesh, order, options.pack);
-  const BoxNodes nodes = plan_box_nodes(tree, options.fp16_threshold, root_fp32);
+  const BoxNodes nodes = plan_box_nodes(tree, Fp16Choice::of(options), root_fp32);
 
   BvhLayout bvh;
   bvh.base_unit = base_unit;

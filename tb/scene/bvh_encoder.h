@@ -42,7 +42,14 @@ struct BoxNodes {
   uint64_t unit_count = 0;
   uint64_t padding_units = 0;
 };
-BoxNodes plan_box_nodes(const BvhTree& tree, double fp16_threshold, bool root_fp32);
+// Which box nodes are FP16 (bvh_options.h: Fp16Policy; the threshold for mixed).
+struct Fp16Choice {
+  Fp16Policy policy = Fp16Policy::kMixed;
+  double threshold = 0;
+  static Fp16Choice of(const BvhOptions& options) { return {options.fp16, options.fp16_threshold}; }
+  static Fp16Choice fp32() { return {Fp16Policy::kNone, 0}; }
+};
+BoxNodes plan_box_nodes(const BvhTree& tree, const Fp16Choice& choice, bool root_fp32);
 // Writes the box nodes at out.base_unit; a leaf slot's child pointer is
 // leaf_pointer(slot index). Sets out.root, out.bounds and the report's box
 // counts, padding, depth, FP16 fraction and SAH cost.

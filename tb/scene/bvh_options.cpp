@@ -2,9 +2,30 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
+#include <utility>
 
 namespace td::scene {
+
+namespace {
+
+constexpr std::array<std::pair<const char*, Fp16Policy>, 4> kFp16Policies = {{
+    {"none", Fp16Policy::kNone}, {"leaf", Fp16Policy::kLeaf}, {"mixed", Fp16Policy::kMixed}, {"all", Fp16Policy::kAll}}};
+
+}  // namespace
+
+const char* fp16_policy_name(Fp16Policy policy) {
+  for (const auto& [name, value] : kFp16Policies)
+    if (value == policy) return name;
+  return "?";
+}
+
+std::optional<Fp16Policy> parse_fp16_policy(const std::string& word) {
+  for (const auto& [name, value] : kFp16Policies)
+    if (word == name) return value;
+  return std::nullopt;
+}
 
 const char* quality_name(BvhQuality quality) { return quality == BvhQuality::kHigh ? "high" : "normal"; }
 

@@ -22,10 +22,26 @@ enum class BvhQuality : uint8_t { kNormal, kHigh };
 //         (triangles 0..3 form a fan V0-V1-V3-V4 about V2).
 enum class TrianglePacking : uint8_t { kSingle, kPairs, kStrips };
 
+// Which box nodes are FP16, as gpurt's Fp16BoxNodesInBlasMode (BuildQBVH.hlsl,
+// OverrideFp32BoxNodeToFp16) on a 4-wide tree:
+// none: every box node FP32.
+// leaf: the box nodes with a triangle among their children (the level just
+//       above the leaves, where most nodes are and boxes are smallest).
+// mixed: a box node whose boxes rounding outward to binary16 grows by at most
+//       fp16_threshold of their surface area (gpurt's Mixed, and the seeds'
+//       FP16 box inflation threshold).
+// all: every box node.
+// A BLAS root is FP32 whatever the policy (gpurt's root pointer is always a
+// box32), and the TLAS is FP32 throughout (gpurt's ForceDisableFp16BoxNodes
+// turns FP16 off for top-level builds).
+enum class Fp16Policy : uint8_t { kNone, kLeaf, kMixed, kAll };
+
 struct BvhOptions {
   BvhQuality quality = BvhQuality::kNormal;
 
-  // A box node is stored as FP16 (64 B) when rounding its four child boxes
+  Fp16Policy fp16 = Fp16Policy::kMixed;
+
+  // Mixed: a box node is stored as FP16 (64 B) when rounding its four child boxes
   // outward to binary16 grows their total surface area by at most this
   // fraction; otherwise FP32 (128 B). 0.1 = at most 10 % more area, i.e.
   // about 10 % more ray/box hits below the node under the SAH's uniform-ray
@@ -62,10 +78,13 @@ struct BvhOptions {
 
 const char* quality_name(BvhQuality quality);
 const char* packing_name(TrianglePacking pack);
+const char* fp16_policy_name(Fp16Policy policy);
 
 // "normal" / "high"; "single" / "pairs" / "strips". std::nullopt otherwise.
 std::optional<BvhQuality> parse_quality(const std::string& word);
 std::optional<TrianglePacking> parse_packing(const std::string& word);
+// "none" / "leaf" / "mixed" / "all".
+std::optional<Fp16Policy> parse_fp16_policy(const std::string& word);
 
 // Empty when valid, else one line naming the option: "bvh.max_leaf_size:
 // must be 1..4 (got 7)".

@@ -137,7 +137,7 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
     if (usable_triangle_count(mesh) == 0) continue;
     usable[b] = true;
     trees[b] = build_bvh_tree(mesh, options);
-    blas_bounds[b] = root_bounds(trees[b], plan_box_nodes(trees[b], options.fp16_threshold, true));
+    blas_bounds[b] = root_bounds(trees[b], plan_box_nodes(trees[b], Fp16Choice::of(options), true));
   }
 
   // The TLAS over the placed instances' world boxes.
@@ -160,7 +160,8 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
   if (report.placed_instances == 0)
     throw SceneError(fmt::format("{}: no instance places a usable triangle", scene.name));
   const BvhTree tlas = build_bvh_tree_of_boxes(boxes, scene.name + " (TLAS)", options);
-  const BoxNodes tlas_nodes = plan_box_nodes(tlas, options.fp16_threshold, false);
+  // FP32 throughout, as gpurt builds a TLAS (bvh_options.h: Fp16Policy).
+  const BoxNodes tlas_nodes = plan_box_nodes(tlas, Fp16Choice::fp32(), false);
 
   // Instance nodes in the order the TLAS first addresses them (each once: no splits).
   std::vector<uint32_t> ordinal_of(scene.instances.size(), kNoPrimitive);

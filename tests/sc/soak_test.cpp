@@ -147,6 +147,7 @@ cfg::Config draw_config(uint64_t seed) {
   c.shader.alu_instructions_per_iteration = d.whole(0, 100000);
   c.shader.alu_instructions_per_instance = d.whole(0, 100000);
   c.bvh.quality = d.chance(0.5) ? "normal" : "high";
+  c.bvh.fp16 = d.chance(0.25) ? "none" : d.chance(0.33) ? "leaf" : d.chance(0.5) ? "all" : "mixed";
   c.bvh.fp16_threshold = d.number(-1, 1000);
   c.bvh.pack = d.chance(0.3) ? "single" : d.chance(0.5) ? "pairs" : "strips";
   c.bvh.max_leaf_size = d.whole(1, 4);

@@ -13,6 +13,7 @@
 #include "tb/scene/bvh.h"
 #include "tb/scene/bvh_encoder.h"
 #include "tb/scene/default_scene.h"
+#include "tb/scene/embree_build.h"
 #include "tb/scene/mesh_import.h"
 #include "tests/scene/test_meshes.h"
 
@@ -249,6 +250,57 @@ TEST(BvhEncoder, Fp16ThresholdExtremesGiveAllFp32OrAllFp16) {
   const EncodedBvh mixed = build_bvh(mesh, options);
   EXPECT_GT(mixed.report.box16_nodes, 0u);
   EXPECT_GT(mixed.report.box32_nodes, 0u);
+}
+
+TEST(BvhEncoder, Fp16PoliciesChooseTheirNodesAndABlasRootStaysFp32) {
+  const Mesh mesh = load_mesh(test::largest_mesh_path());
+  const BvhTree tree = build_bvh_tree(mesh, BvhOptions{});
+  ASSERT_GT(tree.nodes.size(), 10u);
+  const auto has_triangle = [&](size_t n) {
+    for (uint32_t i = 0; i < tree.nodes[n].slot_count; ++i)
+      if (tree.nodes[n].slots[i].is_triangle) return true;
+    return false;
+  };
+  const BoxNodes mixed = plan_box_nodes(tree, {Fp16Policy::kMixed, 0.1}, false);
+  size_t mixed_fp16 = 0, leaf_nodes = 0;
+  for (const bool root_fp32 : {false, true}) {
+    SCOPED_TRACE(root_fp32 ? "BLAS" : "one level");
+    const BoxNodes none = plan_box_nodes(tree, {Fp16Policy::kNone, 0.1}, root_fp32);
+    const BoxNodes leaf = plan_box_nodes(tree, {Fp16Policy::kLeaf, 0.1}, root_fp32);
+    const BoxNodes all = plan_box_nodes(tree, {Fp16Policy::kAll, 0.1}, root_fp32);
+    const BoxNodes mixed_here = plan_box_nodes(tree, {Fp16Policy::kMixed, 0.1}, root_fp32);
+    for (size_t n = 0; n < tree.nodes.size(); ++n) {
+      const bool root = root_fp32 && n == 0;
+      EXPECT_FALSE(none.fp16[n]) << n;
+      EXPECT_EQ(all.fp16[n], !root) << n;
+      EXPECT_EQ(leaf.fp16[n], !root && has_triangle(n)) << n;
+      // Mixed is the threshold's test on the node's boxes (the boxes do
+      // not depend on the policy of the node itself).
+      EXPECT_EQ(mixed_here.fp16[n], !root && use_fp16(mixed_here.boxes[n], tree.nodes[n].slot_count, 0.1)) << n;
+    }
+  }
+  for (size_t n = 0; n < tree.nodes.size(); ++n) {
+    mixed_fp16 += mixed.fp16[n] ? 1 : 0;
+    leaf_nodes += has_triangle(n) ? 1 : 0;
+  }
+  EXPECT_GT(mixed_fp16, 0u);
+  EXPECT_LT(mixed_fp16, tree.nodes.size());
+  EXPECT_GT(leaf_nodes, 0u);
+  EXPECT_LT(leaf_nodes, tree.nodes.size());
+  // Through the options: the encoded BVH's counts.
+  BvhOptions options;
+  options.fp16 = Fp16Policy::kNone;
+  EXPECT_EQ(build_bvh(mesh, options).report.box16_nodes, 0u);
+  options.fp16 = Fp16Policy::kAll;
+  EXPECT_EQ(build_bvh(mesh, options).report.box32_nodes, 0u);
+  options.fp16 = Fp16Policy::kLeaf;
+  EXPECT_EQ(build_bvh(mesh, options).report.box16_nodes, leaf_nodes);
+}
+
+TEST(BvhEncoder, Fp16PolicyWordsRoundTrip) {
+  for (const Fp16Policy policy : {Fp16Policy::kNone, Fp16Policy::kLeaf, Fp16Policy::kMixed, Fp16Policy::kAll})
+    EXPECT_EQ(parse_fp16_policy(fp16_policy_name(policy)), policy);
+  EXPECT_EQ(parse_fp16_policy("half"), std::nullopt);
 }
 
 TEST(BvhEncoder, Fp16DecisionFollowsSurfaceAreaGrowth) {

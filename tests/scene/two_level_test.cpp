@@ -159,8 +159,17 @@ TEST(SceneBvh, InstanceNodesHoldTheirInstanceAndEveryBlasIsBuiltOnceWithAnFp32Ro
   const Scene scene = written_and_read("layout", test_meshes(), nested_nodes());
   BvhOptions options;
   options.fp16_threshold = INFINITY;  // FP16 wherever allowed: the BLAS roots still are not
+  options.fp16 = Fp16Policy::kAll;
   const EncodedBvh bvh = build_scene_bvh(scene, options);
   ASSERT_TRUE(bvh.two_level());
+  // The TLAS is FP32 throughout, as gpurt builds one; every BLAS box node
+  // but the root is FP16.
+  EXPECT_EQ(bvh.report.box16_nodes, 0u);
+  EXPECT_GT(bvh.report.box32_nodes, 0u);
+  for (const BvhLayout& blas : bvh.blases)
+    if (blas.unit_count > 0) {
+      EXPECT_EQ(blas.report.box32_nodes, 1u);
+    }
   EXPECT_EQ(bvh.blases.size(), scene.blases.size());
   EXPECT_EQ(bvh.instance_index.size(), scene.instances.size());
   EXPECT_EQ(bvh.scene_report.instanced_triangles, scene.instanced_triangles());

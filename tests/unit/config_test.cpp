@@ -72,6 +72,7 @@ const std::string kValid =
     "  alu_instructions_per_instance: 32\n"
     "bvh:\n"
     "  quality: normal\n"
+    "  fp16: mixed\n"
     "  fp16_threshold: 0.1\n"
     "  pack: strips\n"
     "  max_leaf_size: 1\n"
@@ -231,11 +232,12 @@ TEST(ConfigShipped, EveryConsoleParameterNamesItsSource) {
       ASSERT_NE(hash, std::string::npos) << line;
       const std::string comment = line.substr(hash);
       const bool sourced = comment.find("seeds:") != std::string::npos || comment.find("RDNA WP:") != std::string::npos ||
-                           comment.find("HC32:") != std::string::npos || comment.find("assumption:") != std::string::npos;
+                           comment.find("HC32:") != std::string::npos || comment.find("gpurt:") != std::string::npos ||
+                           comment.find("assumption:") != std::string::npos;
       EXPECT_TRUE(sourced) << line;
       EXPECT_NE(comment.find('['), std::string::npos) << "no range: " << line;
     }
-    EXPECT_EQ(parameters, 46);  // every leaf key but chip.name
+    EXPECT_EQ(parameters, 47);  // every leaf key but chip.name
   }
 }
 
