@@ -150,8 +150,9 @@ BoxNodes plan_box_nodes(const BvhTree& tree, const Fp16Choice& choice, bool root
   return nodes;
 }
 
-void write_box_nodes(const BvhTree& tree, const BoxNodes& nodes, const std::function<uint32_t(uint32_t)>& leaf_pointer,
-                     MemoryImage& memory, BvhLayout& out) {
+void write_box_nodes(const BvhTree& tree, const BoxNodes& nodes,
+                     const std::function<uint32_t(uint32_t node, uint32_t slot)>& leaf_pointer, MemoryImage& memory,
+                     BvhLayout& out, std::vector<uint32_t>* links) {
   const uint64_t base = out.base_unit * kNodeUnitBytes;
   const auto box_pointer = [&](uint32_t node) {
     return static_cast<uint32_t>(
@@ -166,7 +167,8 @@ void write_box_nodes(const BvhTree& tree, const BoxNodes& nodes, const std::func
     BoxNode box = nodes.boxes[n];
     for (uint32_t i = 0; i < node.slot_count; ++i) {
       const BvhSlot& slot = node.slots[i];
-      box.child[i] = slot.is_triangle ? leaf_pointer(slot.index) : box_pointer(slot.index);
+      box.child[i] = slot.is_triangle ? leaf_pointer(static_cast<uint32_t>(n), i) : box_pointer(slot.index);
+      if (links) (*links)[NodePtr{box.child[i]}.unit()] = box_pointer(static_cast<uint32_t>(n));
     }
     if (nodes.fp16[n]) {
       encode_box16(box, bytes.data());
@@ -190,6 +192,7 @@ void write_box_nodes(const BvhTree& tree, const BoxNodes& nodes, const std::func
     }
   }
   out.root = box_pointer(0);
+  if (links) (*links)[nodes.unit[0]] = kNoParent;
   report.padding_units = nodes.padding_units;
   report.depth = tree.depth;
   const uint64_t box_nodes = report.box16_nodes + report.box32_nodes;
@@ -197,27 +200,61 @@ void write_box_nodes(const BvhTree& tree, const BoxNodes& nodes, const std::func
   report.sah_cost = root_area > 0 ? 1 + slot_area_sum / root_area : 1;
 }
 
+void write_parent_links(const std::vector<uint32_t>& links, uint64_t base_unit, MemoryImage& memory) {
+  // Unit u's link is at base - 4 u - 4: the table runs backwards from the base.
+  std::vector<uint8_t> bytes(4 * links.size());
+  for (size_t u = 0; u < links.size(); ++u) {
+    const size_t at = 4 * (links.size() - 1 - u);
+    for (int k = 0; k < 4; ++k) bytes[at + k] = static_cast<uint8_t>(links[u] >> (8 * k));
+  }
+  if (!bytes.empty()) memory.write(base_unit * kNodeUnitBytes - bytes.size(), bytes.data(), bytes.size());
+}
+
 BvhLayout encode_bvh_into(const Mesh& mesh, const BvhTree& tree, const BvhOptions& options, bool root_fp32,
-                          uint64_t base_unit, MemoryImage& memory) {
+                          const std::function<uint64_t(uint64_t units)>& place, MemoryImage& memory) {
   const auto start = std::chrono::steady_clock::now();
   const std::vector<uint32_t> order = leaf_order(tree, mesh.triangle_count());
-  const TrianglePack pack = pack_triangles(mesh, order, options.pack);
+  // With parent links each box node's triangles are packed among themselves
+  // (a triangle node has one parent): the references in tree order, one
+  // group per box node.
+  std::vector<uint32_t> references, group_end;
+  std::vector<uint32_t> first_reference(tree.nodes.size(), 0);
+  if (options.parent_links) {
+    for (size_t n = 0; n < tree.nodes.size(); ++n) {
+      first_reference[n] = static_cast<uint32_t>(references.size());
+      const BvhBoxNode& node = tree.nodes[n];
+      for (uint32_t i = 0; i < node.slot_count; ++i)
+        if (node.slots[i].is_triangle) references.push_back(node.slots[i].index);
+      group_end.resize(references.size(), static_cast<uint32_t>(references.size()));
+    }
+  }
+  const TrianglePack pack = options.parent_links
+                                ? pack_triangles_grouped(mesh, references, group_end, options.pack)
+                                : pack_triangles(mesh, order, options.pack);
   const BoxNodes nodes = plan_box_nodes(tree, Fp16Choice::of(options), root_fp32);
 
   BvhLayout bvh;
-  bvh.base_unit = base_unit;
   bvh.first_triangle_unit = nodes.unit_count;
   bvh.unit_count = nodes.unit_count + pack.nodes.size();
   if (bvh.unit_count > kMaxUnits)
     throw std::runtime_error(fmt::format("{}: BVH needs {} node units, more than a 32-bit node pointer addresses",
                                          mesh.name, bvh.unit_count));
-  const uint64_t base = base_unit * kNodeUnitBytes;
-  const auto triangle_pointer = [&](uint32_t primitive) {
-    const TriangleLocation& at = pack.location[primitive];
+  bvh.base_unit = place(bvh.unit_count);
+  const uint64_t base = bvh.base_unit * kNodeUnitBytes;
+  const auto triangle_pointer = [&](uint32_t node, uint32_t slot) {
+    const BvhSlot& s = tree.nodes[node].slots[slot];
+    // The reference's own node with links; the primitive's one node without.
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < slot; ++i) k += tree.nodes[node].slots[i].is_triangle ? 1 : 0;
+    const TriangleLocation& at =
+        options.parent_links ? pack.by_position[first_reference[node] + k] : pack.location[s.index];
     return static_cast<uint32_t>(
         NodePtr::make(bvh.first_triangle_unit + at.node, static_cast<NodeType>(at.slot)).raw);
   };
-  write_box_nodes(tree, nodes, triangle_pointer, memory, bvh);
+  std::vector<uint32_t> links;
+  if (options.parent_links) links.assign(bvh.unit_count, kNoParent);
+  write_box_nodes(tree, nodes, triangle_pointer, memory, bvh, options.parent_links ? &links : nullptr);
+  if (options.parent_links) write_parent_links(links, bvh.base_unit, memory);
 
   BvhReport& report = bvh.report;
   NodeBytes bytes{};
@@ -237,10 +274,12 @@ BvhLayout encode_bvh_into(const Mesh& mesh, const BvhTree& tree, const BvhOption
   report.degenerate_triangles = mesh.triangle_count() - order.size();
   report.triangle_references = tree.triangle_references;
   report.triangle_nodes = pack.nodes.size();
-  report.bytes = bvh.unit_count * kNodeUnitBytes;
+  report.link_bytes = options.parent_links ? 4 * bvh.unit_count : 0;
+  report.bytes = bvh.unit_count * kNodeUnitBytes + report.link_bytes;
   report.bytes_per_triangle = order.empty() ? 0 : static_cast<double>(report.bytes) / order.size();
+  const uint64_t stored_triangles = options.parent_links ? references.size() : order.size();
   report.triangles_per_triangle_node =
-      pack.nodes.empty() ? 0 : static_cast<double>(order.size()) / pack.nodes.size();
+      pack.nodes.empty() ? 0 : static_cast<double>(stored_triangles) / pack.nodes.size();
   report.encode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return bvh;
 }
@@ -257,11 +296,16 @@ Descriptor bvh_descriptor(uint64_t base_address, uint64_t unit_count, const BvhO
 
 EncodedBvh encode_bvh(const Mesh& mesh, const BvhTree& tree, const BvhOptions& options) {
   EncodedBvh bvh;
-  static_cast<BvhLayout&>(bvh) =
-      encode_bvh_into(mesh, tree, options, false, options.base_address / kNodeUnitBytes, bvh.memory);
+  // The BVH's memory starts at base_address: its parent links, then the
+  // nodes, whose first unit is the descriptor's base.
+  const auto place = [&](uint64_t units) {
+    return (options.base_address + (options.parent_links ? link_region_bytes(units) : 0)) / kNodeUnitBytes;
+  };
+  static_cast<BvhLayout&>(bvh) = encode_bvh_into(mesh, tree, options, false, place, bvh.memory);
   // The descriptor's base is the BVH's: its pointers count units from there.
+  const uint64_t base_address = bvh.base_unit * kNodeUnitBytes;
   bvh.base_unit = 0;
-  bvh.descriptor = bvh_descriptor(options.base_address, bvh.unit_count, options);
+  bvh.descriptor = bvh_descriptor(base_address, bvh.unit_count, options);
   return bvh;
 }
 

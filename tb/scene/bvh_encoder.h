@@ -23,11 +23,18 @@ namespace td::scene {
 // The report's build_seconds is left for the caller, which ran the build.
 EncodedBvh encode_bvh(const Mesh& mesh, const BvhTree& tree, const BvhOptions& options);
 
-// The same layout written into `memory` from unit `base_unit` (counted from
-// the descriptor's base; pointers stay relative to it). `root_fp32` keeps
+// The same layout written into `memory` from the absolute unit `place`
+// returns when given the BVH's size in units (its parent links, if any,
+// go in the 4 x units bytes before it: `place` leaves room); the layout's
+// base_unit is that unit, its pointers relative to it. `root_fp32` keeps
 // the root an FP32 box node (a BLAS's, as the drivers' traversal expects).
 BvhLayout encode_bvh_into(const Mesh& mesh, const BvhTree& tree, const BvhOptions& options, bool root_fp32,
-                          uint64_t base_unit, MemoryImage& memory);
+                          const std::function<uint64_t(uint64_t units)>& place, MemoryImage& memory);
+
+// Bytes of parent links before a BVH of `units` units, rounded up so that
+// the BVH after them starts on a 256-byte boundary.
+inline uint64_t link_region_bytes(uint64_t units) { return (4 * units + 255) / 256 * 256; }
+constexpr uint32_t kNoParent = 0xffffffffu;  // the root's parent link
 
 // The descriptor of a BVH at `base_address` spanning `unit_count` units.
 Descriptor bvh_descriptor(uint64_t base_address, uint64_t unit_count, const BvhOptions& options);
@@ -50,11 +57,16 @@ struct Fp16Choice {
   static Fp16Choice fp32() { return {Fp16Policy::kNone, 0}; }
 };
 BoxNodes plan_box_nodes(const BvhTree& tree, const Fp16Choice& choice, bool root_fp32);
-// Writes the box nodes at out.base_unit; a leaf slot's child pointer is
-// leaf_pointer(slot index). Sets out.root, out.bounds and the report's box
-// counts, padding, depth, FP16 fraction and SAH cost.
-void write_box_nodes(const BvhTree& tree, const BoxNodes& nodes, const std::function<uint32_t(uint32_t)>& leaf_pointer,
-                     MemoryImage& memory, BvhLayout& out);
+// Writes the box nodes at the absolute unit out.base_unit; a leaf slot's
+// child pointer is leaf_pointer(tree node, slot). Sets out.root, out.bounds
+// and the report's box counts, padding, depth, FP16 fraction and SAH cost.
+// `links` (by unit; nullptr: none kept) gets each child's parent pointer.
+void write_box_nodes(const BvhTree& tree, const BoxNodes& nodes,
+                     const std::function<uint32_t(uint32_t node, uint32_t slot)>& leaf_pointer, MemoryImage& memory,
+                     BvhLayout& out, std::vector<uint32_t>* links = nullptr);
+
+// Writes `links` (by unit of the BVH at absolute unit base_unit) before it.
+void write_parent_links(const std::vector<uint32_t>& links, uint64_t base_unit, MemoryImage& memory);
 
 // True when a box node whose first `slot_count` boxes are these is stored as
 // FP16 under `fp16_threshold` (see BvhOptions): rounding outward grows the

@@ -72,6 +72,15 @@ struct BvhOptions {
   // walk use 64-bit node pointers (image_bvh64_intersect_ray). The gap
   // holds nothing and counts in no byte figure.
   uint64_t blas_address = 0;
+  // Parent links, as the drivers store them for a short stack's way back
+  // (RADV radv_acceleration_structure.c, gpurt CalcParentPtrOffset): the
+  // node pointer of each node's parent, 4 bytes per 64-byte unit, at
+  // negative offsets from the BVH's base (the link of the node at unit u
+  // is at base - 4 u - 4; the root's is all ones); for a TLAS and every
+  // BLAS alike. Each box node then gets triangle nodes of its own (a
+  // triangle node has one parent), and a triangle placed by several box
+  // nodes (spatial splits) is stored once for each.
+  bool parent_links = false;
   uint32_t box_grow_ulps = 4;
   uint32_t return_mode = 1;
 };

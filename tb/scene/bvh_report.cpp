@@ -19,6 +19,7 @@ std::string format_report(const BvhReport& r) {
                                      r.triangle_nodes_holding[3]));
   line("bytes", fmt::format("{} ({:.1f} per triangle, {} padding units)", r.bytes, r.bytes_per_triangle,
                             r.padding_units));
+  if (r.link_bytes > 0) line("parent links", fmt::format("{} bytes (in the bytes above)", r.link_bytes));
   line("depth", fmt::format("{}", r.depth));
   line("SAH cost", fmt::format("{:.2f} TD operations per ray", r.sah_cost));
   line("build / encode time", fmt::format("{:.3f} s / {:.3f} s", r.build_seconds, r.encode_seconds));
@@ -44,6 +45,9 @@ std::string format_report(const SceneReport& r, const BvhReport& tlas) {
                                           b.triangle_nodes_holding[3]));
   line("BLAS bytes", fmt::format("{} ({:.1f} per unique triangle)", r.blas_bytes, b.bytes_per_triangle));
   line("bytes", fmt::format("{}", r.bytes));
+  if (b.link_bytes > 0)
+    line("parent links", fmt::format("{} bytes, TLAS {} (in the bytes above)", b.link_bytes + tlas.link_bytes,
+                                     tlas.link_bytes));
   line("TLAS SAH cost", fmt::format("{:.2f} TD operations per ray", tlas.sah_cost));
   line("build time", fmt::format("{:.3f} s", r.build_seconds));
   return out;

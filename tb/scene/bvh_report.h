@@ -16,7 +16,8 @@ struct BvhReport {
   uint64_t box32_nodes = 0;           // 128 B each
   uint64_t triangle_nodes = 0;        // 64 B each
   uint64_t padding_units = 0;         // 64-byte holes left by aligning FP32 nodes to 128 B
-  uint64_t bytes = 0;                 // everything the descriptor spans
+  uint64_t link_bytes = 0;            // parent links (4 B per unit, before the BVH), when built with them
+  uint64_t bytes = 0;                 // everything the descriptor spans, and the parent links
   uint32_t depth = 0;                 // box-node levels on the longest path
   double bytes_per_triangle = 0;      // bytes / usable triangles
   double fp16_fraction = 0;           // box16 / (box16 + box32)

@@ -175,16 +175,24 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
   bvh.first_instance_unit = align_up(tlas_nodes.unit_count, 2);
   const uint64_t tlas_units = bvh.first_instance_unit + 2 * bvh.instance_index.size();
 
-  // The BLASes after the TLAS, each from a 256-byte boundary.
-  const uint64_t tlas_end_unit = align_up(tlas_units, kBlasAlignUnits);
+  // Memory from address 0: the TLAS's parent links (with them), the TLAS
+  // from the descriptor's base, then every BLAS, each after its own links
+  // and from a 256-byte boundary. Units below are absolute until the end.
+  const bool links = options.parent_links;
+  const uint64_t tlas_base_unit = (links ? link_region_bytes(tlas_units) : 0) / kNodeUnitBytes;
+  const uint64_t tlas_end_unit = align_up(tlas_base_unit + tlas_units, kBlasAlignUnits);
   uint64_t next_unit = std::max(tlas_end_unit, align_up(options.blas_address / kNodeUnitBytes, kBlasAlignUnits));
   const uint64_t gap_units = next_unit - tlas_end_unit;
   bvh.blases.resize(scene.blases.size());
   for (size_t b = 0; b < scene.blases.size(); ++b) {
     if (!usable[b]) continue;
     BvhLayout& blas = bvh.blases[b];
-    blas = encode_bvh_into(scene.blases[b], trees[b], options, true, next_unit, bvh.memory);
-    next_unit = align_up(next_unit + blas.unit_count, kBlasAlignUnits);
+    const auto place = [&](uint64_t units) {
+      return align_up(next_unit + (links ? link_region_bytes(units) : 0) / kNodeUnitBytes, kBlasAlignUnits);
+    };
+    blas = encode_bvh_into(scene.blases[b], trees[b], options, true, place, bvh.memory);
+    next_unit = align_up(blas.base_unit + blas.unit_count, kBlasAlignUnits);
+    blas.base_unit -= tlas_base_unit;  // counted from the descriptor's base, as its pointers are
     BvhReport& totals = report.blas_totals;
     totals.triangles += blas.report.triangles;
     totals.degenerate_triangles += blas.report.degenerate_triangles;
@@ -193,23 +201,28 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
     totals.box32_nodes += blas.report.box32_nodes;
     totals.triangle_nodes += blas.report.triangle_nodes;
     totals.padding_units += blas.report.padding_units;
+    totals.link_bytes += blas.report.link_bytes;
     totals.bytes += blas.report.bytes;
     totals.depth = std::max(totals.depth, blas.report.depth);
     for (int k = 0; k < 4; ++k) totals.triangle_nodes_holding[k] += blas.report.triangle_nodes_holding[k];
   }
-  const uint64_t unit_count = next_unit;
+  const uint64_t unit_count = next_unit - tlas_base_unit;  // what the descriptor spans
   bvh.op = unit_count > k32BitPointerUnits ? Opcode::kBvh64 : Opcode::kBvh;
 
-  // The TLAS: box nodes from unit 0, then the instance nodes.
+  // The TLAS: box nodes from the descriptor's base, then the instance nodes.
   BvhLayout& top = bvh;
-  top.base_unit = 0;
+  top.base_unit = tlas_base_unit;
+  std::vector<uint32_t> tlas_links;
+  if (links) tlas_links.assign(tlas_units, kNoParent);
   write_box_nodes(
       tlas, tlas_nodes,
-      [&](uint32_t instance) {
+      [&](uint32_t node, uint32_t slot) {
+        const uint32_t instance = tlas.nodes[node].slots[slot].index;
         return static_cast<uint32_t>(
             NodePtr::make(bvh.first_instance_unit + 2 * uint64_t{ordinal_of[instance]}, kInstanceNodeType).raw);
       },
-      bvh.memory, top);
+      bvh.memory, top, links ? &tlas_links : nullptr);
+  if (links) write_parent_links(tlas_links, tlas_base_unit, bvh.memory);
   uint8_t bytes[kInstanceNodeBytes];
   for (size_t k = 0; k < bvh.instance_index.size(); ++k) {
     const uint32_t i = bvh.instance_index[k];
@@ -223,19 +236,22 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
     node.index = i;
     node.object_to_world = instance.object_to_world;
     encode_instance(node, bytes);
-    bvh.memory.write((bvh.first_instance_unit + 2 * k) * kNodeUnitBytes, bytes, kInstanceNodeBytes);
+    bvh.memory.write((tlas_base_unit + bvh.first_instance_unit + 2 * k) * kNodeUnitBytes, bytes, kInstanceNodeBytes);
   }
+  top.base_unit = 0;
   top.unit_count = tlas_units;
   top.first_triangle_unit = tlas_units;
   BvhReport& tlas_report = top.report;
-  tlas_report.bytes = tlas_units * kNodeUnitBytes;
+  tlas_report.link_bytes = links ? 4 * tlas_units : 0;
+  tlas_report.bytes = tlas_units * kNodeUnitBytes + tlas_report.link_bytes;
   // The walk's deepest path: TLAS box levels, the instance node, the deepest BLAS.
   tlas_report.depth = tlas.depth + 1 + report.blas_totals.depth;
-  bvh.descriptor = bvh_descriptor(0, unit_count, options);
+  bvh.descriptor = bvh_descriptor(tlas_base_unit * kNodeUnitBytes, unit_count, options);
 
-  report.tlas_bytes = tlas_units * kNodeUnitBytes;
+  report.tlas_bytes = tlas_report.bytes;
   report.instance_node_bytes = bvh.instance_index.size() * kInstanceNodeBytes;
-  report.bytes = (unit_count - gap_units) * kNodeUnitBytes;
+  // From address 0 to the last BLAS, its alignment included; not the gap.
+  report.bytes = (next_unit - gap_units) * kNodeUnitBytes;
   report.blas_bytes = report.bytes - tlas_end_unit * kNodeUnitBytes;
   BvhReport& totals = report.blas_totals;
   const uint64_t usable_triangles = totals.triangles - totals.degenerate_triangles;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "model/isa/fp32.h"
@@ -49,8 +50,9 @@ struct Placement {
 
 class Packer {
  public:
-  Packer(const Mesh& mesh, const std::vector<uint32_t>& order, TrianglePacking packing)
-      : mesh_(mesh), order_(order), packing_(packing), packed_(order.size(), false) {
+  Packer(const Mesh& mesh, const std::vector<uint32_t>& order, TrianglePacking packing,
+         const std::vector<uint32_t>* group_end = nullptr)
+      : mesh_(mesh), order_(order), packing_(packing), packed_(order.size(), false), group_end_(group_end) {
     weld_.reserve(order.size());
     std::unordered_map<PositionKey, uint32_t, PositionKeyHash> ids;
     for (uint32_t primitive : order) {
@@ -67,6 +69,7 @@ class Packer {
   TrianglePack run() {
     TrianglePack pack;
     pack.location.assign(mesh_.triangle_count(), TriangleLocation{});
+    pack.by_position.assign(order_.size(), TriangleLocation{});
     for (uint32_t pos = 0; pos < order_.size(); ++pos) {
       if (packed_[pos]) continue;
       const std::array<std::optional<Placement>, 4> slots = best_fan(pos);
@@ -76,6 +79,7 @@ class Packer {
         if (!slots[slot]) continue;
         packed_[slots[slot]->position] = true;
         pack.location[order_[slots[slot]->position]] = TriangleLocation{node_index, slot};
+        pack.by_position[slots[slot]->position] = TriangleLocation{node_index, slot};
       }
     }
     return pack;
@@ -131,7 +135,7 @@ class Packer {
   // any).
   std::optional<Placement> find_partner(uint32_t seed, const std::array<std::optional<Placement>, 4>& fan,
                                         uint32_t c, uint32_t want_x, uint32_t want_y) const {
-    const size_t end = std::min(order_.size(), seed + 1 + kPackingWindow);
+    const size_t end = std::min<size_t>(group_end_ ? (*group_end_)[seed] : order_.size(), seed + 1 + kPackingWindow);
     for (size_t pos = seed + 1; pos < end; ++pos) {
       if (packed_[pos] || in_fan(fan, pos)) continue;
       for (int centre = 0; centre < 3; ++centre) {
@@ -184,12 +188,19 @@ class Packer {
   TrianglePacking packing_;
   std::vector<std::array<uint32_t, 3>> weld_;  // by position in order_
   std::vector<bool> packed_;                   // by position in order_
+  const std::vector<uint32_t>* group_end_;     // by position in order_; nullptr: one group
 };
 
 }  // namespace
 
 TrianglePack pack_triangles(const Mesh& mesh, const std::vector<uint32_t>& order, TrianglePacking packing) {
   return Packer(mesh, order, packing).run();
+}
+
+TrianglePack pack_triangles_grouped(const Mesh& mesh, const std::vector<uint32_t>& order,
+                                    const std::vector<uint32_t>& group_end, TrianglePacking packing) {
+  if (group_end.size() != order.size()) throw std::invalid_argument("pack_triangles_grouped: a group end per position");
+  return Packer(mesh, order, packing, &group_end).run();
 }
 
 }  // namespace td::scene

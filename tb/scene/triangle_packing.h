@@ -46,7 +46,8 @@ struct TriangleLocation {
 
 struct TrianglePack {
   std::vector<PackedTriangleNode> nodes;
-  std::vector<TriangleLocation> location;  // by mesh primitive; node == kNoPrimitive: not packed
+  std::vector<TriangleLocation> location;     // by mesh primitive; node == kNoPrimitive: not packed
+  std::vector<TriangleLocation> by_position;  // by position in the order packed
 };
 
 // How far ahead of a node's first triangle, in `order`, the packer looks for
@@ -62,5 +63,14 @@ constexpr size_t kPackingWindow = 32;
 // not yet packed, the centre vertex giving the most partners, first
 // partners in `order`.
 TrianglePack pack_triangles(const Mesh& mesh, const std::vector<uint32_t>& order, TrianglePacking packing);
+
+// The same, partners only within a group: `group_end[pos]` is the end (one
+// past) of the group holding position `pos` of `order`, whose groups are
+// consecutive runs. A primitive may appear in several groups and is then
+// packed once in each (`location` names its last; `by_position` each).
+// A BVH whose box nodes each get their own triangle nodes has one parent
+// per triangle node (its parent link, encoded_bvh.h).
+TrianglePack pack_triangles_grouped(const Mesh& mesh, const std::vector<uint32_t>& order,
+                                    const std::vector<uint32_t>& group_end, TrianglePacking packing);
 
 }  // namespace td::scene
