@@ -527,6 +527,7 @@ const Section<ShaderConfig>& shader_section() {
           whole("simds_per_td", &ShaderConfig::simds_per_td, {1, 4}),
           whole("waves_per_simd", &ShaderConfig::waves_per_simd, {1, 32}),
           whole("stack_entries", &ShaderConfig::stack_entries, {1, 64}),
+          word("overflow", &ShaderConfig::overflow, {"parent_pointers", "restart"}),
           whole("alu_instructions_per_iteration", &ShaderConfig::alu_instructions_per_iteration, {0, 100000}),
           whole("alu_instructions_per_instance", &ShaderConfig::alu_instructions_per_instance, {0, 100000}),
       },

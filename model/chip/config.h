@@ -45,6 +45,7 @@
 //   shader.simds_per_td            1 .. 4
 //   shader.waves_per_simd          1 .. 32
 //   shader.stack_entries           1 .. 64
+//   shader.overflow                parent_pointers | restart
 //   shader.alu_instructions_per_iteration  0 .. 100000
 //   shader.alu_instructions_per_instance   0 .. 100000
 //   bvh.quality                    normal | high
@@ -123,6 +124,7 @@ struct ShaderConfig {
   uint32_t simds_per_td = 0;                    // SIMDs of the compute unit a TD serves
   uint32_t waves_per_simd = 0;                  // occupancy
   uint32_t stack_entries = 0;                   // short-stack entries per lane (4 B each in LDS)
+  std::string overflow;                         // parent_pointers | restart: the way back once entries were dropped
   uint32_t alu_instructions_per_iteration = 0;  // VALU work of one traversal-loop iteration
   uint32_t alu_instructions_per_instance = 0;   // VALU work of the instance step (two levels)
 };

@@ -200,6 +200,9 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   spec.bvh = bvh_options(config.bvh);
   traversal::TraversalOptions traversal_options;
   traversal_options.stack_entries = config.shader.stack_entries;
+  traversal_options.overflow = config.shader.overflow == "restart" ? traversal::Overflow::kRestart
+                                                                   : traversal::Overflow::kParentPointers;
+  spec.bvh.parent_links = traversal_options.overflow == traversal::Overflow::kParentPointers;
   traversal_options.instance_mask = static_cast<uint8_t>(options.instance_mask);
   run::Workload workload = run::make_workload(spec, traversal_options);
   traversal_options.mode = workload.mode;
@@ -213,6 +216,7 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   run::RunReport report;
   report.chip_name = config.chip.name;
   report.config_source = config.source;
+  report.parent_pointers = traversal_options.overflow == traversal::Overflow::kParentPointers;
   report.effective_config = cfg::to_yaml(config);
   report.tds = config.td_count();
   report.clock_mhz = config.chip.clock_mhz;

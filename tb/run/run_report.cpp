@@ -45,7 +45,11 @@ std::string format_run_report(const RunReport& r) {
                      4 * per_ray(n.box_steps, n.rays), per_ray(n.triangle_steps, n.rays));
   if (r.scene_report)
     out += fmt::format(", {:.2f} instance nodes", per_ray(n.instance_steps, n.rays));
-  out += fmt::format("); {} restarts, max stack {}\n", n.restarts, n.max_stack);
+  if (r.parent_pointers)
+    out += fmt::format("); {} dropped stack entries, {} parent links loaded, {} parents re-issued, max stack {}\n",
+                       n.dropped_entries, n.parent_loads, n.reissues, n.max_stack);
+  else
+    out += fmt::format("); {} restarts, max stack {}\n", n.restarts, n.max_stack);
   if (r.scene_report)
     out += fmt::format("  two levels: {:.2f} TLAS and {:.2f} BLAS box nodes, {:.2f} instance nodes ({:.2f} vector "
                        "loads of 16 bytes), {:.2f} transforms (instances entered)\n",
@@ -72,7 +76,9 @@ std::string format_run_report(const RunReport& r) {
     out += fmt::format("    DRAM {:>19} {:>12}   {:.1f} GB/s of {:.1f} GB/s\n", "", t.dram_bytes,
                        t.seconds > 0 ? t.dram_bytes / t.seconds / 1e9 : 0.0, t.dram_peak_bytes_per_s / 1e9);
     if (t.counts_loads) {
-      out += fmt::format("  vector loads (instance nodes): {} lanes, {} bytes; hit rate", t.load_lanes, t.load_bytes);
+      const char* what = r.scene_report ? (r.parent_pointers ? "instance nodes, parent links" : "instance nodes")
+                                        : "parent links";
+      out += fmt::format("  vector loads ({}): {} lanes, {} bytes; hit rate", what, t.load_lanes, t.load_bytes);
       for (const LevelFigures& level : t.load_levels)
         out += fmt::format(" {} {}{}", level.name, percent(level.hit_rate()), &level == &t.load_levels.back() ? "" : ",");
       out += " (in the cache figures above)\n";
@@ -175,7 +181,11 @@ std::string run_report_json(const RunReport& r) {
   json.key("hits").value(n.hits);
   json.key("box_nodes").value(n.box_steps);
   json.key("triangle_tests_functional").value(n.triangle_steps);
+  json.key("overflow").value(r.parent_pointers ? "parent_pointers" : "restart");
   json.key("restarts").value(n.restarts);
+  json.key("dropped_entries").value(n.dropped_entries);
+  json.key("parent_loads").value(n.parent_loads);
+  json.key("reissues").value(n.reissues);
   json.key("max_stack").value(n.max_stack);
   if (r.scene_report) {
     json.key("tlas_box_nodes").value(n.box_steps - n.blas_box_steps);
@@ -253,6 +263,9 @@ std::string run_report_csv(const RunReport& r) {
   row("box_nodes", "nodes", static_cast<double>(n.box_steps));
   row("triangle_steps", "tests", static_cast<double>(n.triangle_steps));
   row("restarts", "restarts", static_cast<double>(n.restarts));
+  row("dropped_entries", "entries", static_cast<double>(n.dropped_entries));
+  row("parent_loads", "loads", static_cast<double>(n.parent_loads));
+  row("reissues", "nodes", static_cast<double>(n.reissues));
   row("wall_s", "s", r.wall_s);
   if (r.timing) {
     const TimingFigures& t = *r.timing;

@@ -42,6 +42,7 @@ struct RunReport {
   double setup_wall_s = 0;    // scene load, BVH build, ray generation
   std::optional<TimingFigures> timing;
   bool partial = false;       // interrupted: figures cover the rays that finished
+  bool parent_pointers = false;  // the walks' overflow: parent pointers (else restarts)
 };
 
 std::string format_run_report(const RunReport& report);

@@ -306,6 +306,7 @@ EncodedBvh encode_bvh(const Mesh& mesh, const BvhTree& tree, const BvhOptions& o
   const uint64_t base_address = bvh.base_unit * kNodeUnitBytes;
   bvh.base_unit = 0;
   bvh.descriptor = bvh_descriptor(base_address, bvh.unit_count, options);
+  bvh.parent_links = options.parent_links;
   return bvh;
 }
 

@@ -34,7 +34,6 @@ BvhLayout encode_bvh_into(const Mesh& mesh, const BvhTree& tree, const BvhOption
 // Bytes of parent links before a BVH of `units` units, rounded up so that
 // the BVH after them starts on a 256-byte boundary.
 inline uint64_t link_region_bytes(uint64_t units) { return (4 * units + 255) / 256 * 256; }
-constexpr uint32_t kNoParent = 0xffffffffu;  // the root's parent link
 
 // The descriptor of a BVH at `base_address` spanning `unit_count` units.
 Descriptor bvh_descriptor(uint64_t base_address, uint64_t unit_count, const BvhOptions& options);

@@ -26,6 +26,11 @@
 
 namespace td::scene {
 
+// Parent links (BvhOptions::parent_links): the parent's node pointer of
+// the node at unit u of a BVH whose unit 0 is at byte address B sits at
+// B - 4 u - 4 (RADV's layout); the root's is this.
+constexpr uint32_t kNoParent = 0xffffffffu;
+
 // Where one BVH's nodes lie in the image and what its triangle slots hold.
 struct BvhLayout {
   uint32_t root = 0;                 // node pointer of the root box node, relative to base_unit
@@ -81,6 +86,7 @@ struct EncodedBvh : BvhLayout {
   MemoryImage memory;
   Descriptor descriptor;  // base, size, box_sort = 1, box_grow, return mode
   Opcode op = Opcode::kBvh;  // kBvh64 when a unit lies past 32-bit pointers' reach
+  bool parent_links = false;  // every BVH in it has its parent links (BvhOptions::parent_links)
 
   // Two levels: every BLAS, by the scene's BLAS index; and the instance
   // nodes, from first_instance_unit two units each, in the order

@@ -247,6 +247,7 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
   // The walk's deepest path: TLAS box levels, the instance node, the deepest BLAS.
   tlas_report.depth = tlas.depth + 1 + report.blas_totals.depth;
   bvh.descriptor = bvh_descriptor(tlas_base_unit * kNodeUnitBytes, unit_count, options);
+  bvh.parent_links = links;
 
   report.tlas_bytes = tlas_report.bytes;
   report.instance_node_bytes = bvh.instance_index.size() * kInstanceNodeBytes;

@@ -19,16 +19,19 @@ void TraceTotals::add(const TraversalCounters& counters, bool hit) {
   blas_box_steps += counters.blas_box_steps;
   instance_steps += counters.instance_steps;
   transforms += counters.transforms;
+  parent_loads += counters.parent_loads;
+  reissues += counters.reissues;
 }
 
 namespace {
 
 void walk(const scene::EncodedBvh& bvh, RayTraversal& traversal) {
   while (!traversal.done()) {
-    if (traversal.wants_load()) {  // the instance step's loads, straight from memory
+    if (traversal.wants_load()) {  // the instance step's or the way back's loads, straight from memory
+      const RayTraversal::LoadRequest request = traversal.load_request();
       std::array<uint32_t, 16> dwords{};
-      bvh.memory.read(traversal.load_address(), reinterpret_cast<uint8_t*>(dwords.data()), sizeof dwords);
-      traversal.consume_instance(dwords);
+      bvh.memory.read(request.address, reinterpret_cast<uint8_t*>(dwords.data()), 16 * (request.count - 1) + 4 * request.dwords);
+      traversal.consume_loaded(dwords);
       continue;
     }
     traversal.consume(ref::intersect(bvh.descriptor, traversal.next_instruction(), bvh.memory));

@@ -24,6 +24,8 @@ struct TraceTotals {
   uint64_t blas_box_steps = 0;
   uint64_t instance_steps = 0;
   uint64_t transforms = 0;
+  uint64_t parent_loads = 0;
+  uint64_t reissues = 0;
   void add(const TraversalCounters& counters, bool hit);
 };
 

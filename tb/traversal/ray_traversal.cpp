@@ -11,12 +11,16 @@ namespace td::traversal {
 
 // Tens of thousands of walks are in flight in a timed run: the members are
 // ordered so a step touches the first two lines (kStepBytes) of three.
-static_assert(sizeof(RayTraversal) == 4 * 64, "a walk outgrew its four cache lines: see the member order");
+static_assert(sizeof(RayTraversal) == 5 * 64, "a walk outgrew its five cache lines: see the member order");
 
 void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ray, const TraversalOptions& options) {
   if (options.stack_entries < 1 || options.stack_entries > kMaxStackEntries)
     throw std::invalid_argument("traversal: stack_entries must be 1..64");
-  if (bvh.report.depth > kMaxDepth) throw std::invalid_argument("traversal: BVH deeper than the restart trail");
+  parent_pointers_ = options.overflow == Overflow::kParentPointers;
+  if (parent_pointers_ && !bvh.parent_links)
+    throw std::invalid_argument("traversal: parent pointers need a BVH built with parent links");
+  if (!parent_pointers_ && bvh.report.depth > kMaxDepth)
+    throw std::invalid_argument("traversal: BVH deeper than the restart trail");
   bvh_ = &bvh;
   spilled_ = options.stack_entries > kInlineStackEntries || bvh.report.depth > kInlineDepth;
   if (spilled_ && !spill_) spill_ = std::make_unique<Spill>();
@@ -31,6 +35,8 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
   u_ = v_ = 0;
   box_steps_ = triangle_steps_ = restarts_ = dropped_entries_ = faults_ = 0;
   blas_box_steps_ = instance_steps_ = transforms_ = 0;
+  parent_loads_ = reissues_ = 0;
+  if (parent_pointers_) climb_ = Climb{kInvalidChild, kInvalidChild, 0, false};
   instance_mask_ = options.instance_mask;
   world_origin_ = ray.origin;
   world_dir_ = ray.dir;
@@ -46,6 +52,10 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
   ++box_steps_;
   uint32_t hits = 0;
   while (hits < 4 && result.dwords[hits] != kInvalidChild) ++hits;
+  if (parent_pointers_) {
+    consume_box_parent_pointers(result, hits);
+    return;
+  }
   const uint32_t level = level_;
   uint8_t* const trail = this->trail();
   uint32_t first = 0;  // the sorted child to visit now
@@ -127,11 +137,88 @@ scene::RayHit RayTraversal::hit() const {
   return hit;
 }
 
+void RayTraversal::consume_box_parent_pointers(const LaneResult& result, uint32_t hits) {
+  if (climb_.from != kInvalidChild) {
+    // A parent re-issued on the way back: its next sorted hit child after
+    // the one the way came from (gone or the last: the parent is done).
+    uint32_t next = kInvalidChild;
+    for (uint32_t i = 0; i + 1 < hits; ++i)
+      if (result.dwords[i] == climb_.from) next = result.dwords[i + 1];
+    climb_.from = kInvalidChild;
+    if (next == kInvalidChild) {
+      next_node_parent_pointers();
+      return;
+    }
+    go_to(next, 0);
+    return;
+  }
+  if (hits == 0) {
+    next_node_parent_pointers();
+    return;
+  }
+  for (uint32_t i = hits; i-- > 1;) push(result.dwords[i]);
+  go_to(result.dwords[0], 0);
+}
+
+void RayTraversal::next_node_parent_pointers() {
+  // The stack at its start and never overflowed: nothing is left.
+  if (stack_size_ == 0 && dropped_entries_ == 0) {
+    done_ = true;
+    return;
+  }
+  // Back to the TLAS: the BLAS's own entries all popped, or the way back
+  // came up to its root; the way back then goes on from the instance node.
+  if (in_blas_ && (climb_.blas_pushes == 0 || climb_.prev == kBlasRootPointer)) {
+    leave_blas();
+    climb_.prev = instance_node_;
+  }
+  if (stack_size_ > 0) {
+    go_to(pop(), 0);
+    return;
+  }
+  // Dry after a drop: the parent link of the node last tested.
+  loading_ = true;
+  climb_.loading_parent = true;
+}
+
+uint64_t RayTraversal::current_base_address() const {
+  return bvh_->descriptor.base_address() + (in_blas_ ? (blas_base_ptr_ >> 3) * kNodeUnitBytes : 0);
+}
+
+void RayTraversal::consume_parent_link(uint32_t link) {
+  loading_ = false;
+  climb_.loading_parent = false;
+  ++parent_loads_;
+  if (link == scene::kNoParent) {  // above the root: the walk is over
+    done_ = true;
+    return;
+  }
+  climb_.from = climb_.prev;
+  ++reissues_;
+  go_to(link, 0);
+}
+
+RayTraversal::LoadRequest RayTraversal::load_request() const {
+  if (parent_pointers_ && climb_.loading_parent)
+    return LoadRequest{current_base_address() - 4 * (uint64_t{climb_.prev} >> 3) - 4, 1, 1};
+  return LoadRequest{bvh_->descriptor.base_address() + (uint64_t{instance_node_} >> 3) * kNodeUnitBytes, kMaxLoads,
+                     4};
+}
+
+void RayTraversal::consume_loaded(const std::array<uint32_t, 16>& dwords) {
+  if (parent_pointers_ && climb_.loading_parent)
+    consume_parent_link(dwords[0]);
+  else
+    consume_instance(dwords);
+}
+
 void RayTraversal::consume(const LaneResult& result) {
   if (!result.written) {  // an inactive lane: nothing was tested, nothing will be
     done_ = true;
     return;
   }
+  if (parent_pointers_)
+    climb_.prev = static_cast<uint32_t>(lane_.node_ptr - (in_blas_ ? blas_base_ptr_ : 0));
   if (result.outcome != LaneOutcome::kBoxNode && result.outcome != LaneOutcome::kTriangle) {
     if (result.outcome == LaneOutcome::kReservedType && !in_blas_ && bvh_->two_level() &&
         NodePtr{lane_.node_ptr}.type() == scene::kInstanceNodeType) {
@@ -152,6 +239,10 @@ void RayTraversal::consume(const LaneResult& result) {
 }
 
 void RayTraversal::finish_node() {
+  if (parent_pointers_) {
+    next_node_parent_pointers();
+    return;
+  }
   // Trail levels below the current node belong to a finished subtree.
   if (trail_length_ > level_) trail_length_ = level_;
   uint8_t* const trail = this->trail();
@@ -186,10 +277,6 @@ void RayTraversal::go_to(uint32_t node_ptr, uint32_t level) {
   level_ = static_cast<uint8_t>(level);
 }
 
-uint64_t RayTraversal::load_address() const {
-  return bvh_->descriptor.base_256b * 256 + (uint64_t{instance_node_} >> 3) * kNodeUnitBytes;
-}
-
 void RayTraversal::consume_instance(const std::array<uint32_t, 16>& dwords) {
   loading_ = false;
   if (((dwords[12] >> 24) & instance_mask_) == 0) {  // masked out: a leaf with nothing in it
@@ -207,13 +294,22 @@ void RayTraversal::consume_instance(const std::array<uint32_t, 16>& dwords) {
   lane_ = LaneInput::from_ray(ray, blas_root, bvh_->op);
   ++transforms_;
   blas_entry_box_steps_ = box_steps_;  // the BLAS's box steps are counted on the way out
+  blas_base_ptr_ = blas_root & ~uint64_t{7};
+  if (parent_pointers_) {
+    if ((blas_root & 7u) != (kBlasRootPointer & 7u))
+      throw std::logic_error("traversal: a BLAS root that is not an FP32 box node at the BLAS's unit 0");
+    in_blas_ = true;
+    climb_.blas_pushes = 0;
+    climb_.from = kInvalidChild;
+    go_to(kBlasRootPointer, 0);
+    return;
+  }
   // On the trail the instance node is a level with one hit child, the BLAS root.
   const uint32_t level = level_;
   set_trail_level(trail(), level, 0, 1);
   if (trail_length_ <= level) trail_length_ = static_cast<uint8_t>(level + 1);
   in_blas_ = true;
   instance_level_ = static_cast<uint8_t>(level);
-  blas_base_ptr_ = blas_root & ~uint64_t{7};
   level_ = static_cast<uint8_t>(level + 1);
 }
 
@@ -231,6 +327,7 @@ void RayTraversal::leave_blas() {
 void RayTraversal::push(uint32_t node_ptr) {
   const uint32_t capacity = stack_capacity_;
   uint32_t* const stack = this->stack();
+  if (parent_pointers_ && in_blas_) ++climb_.blas_pushes;
   if (stack_size_ == capacity) {
     stack[stack_bottom_] = node_ptr;  // the oldest entry gives way
     stack_bottom_ = static_cast<uint8_t>((stack_bottom_ + 1) % capacity);
@@ -244,6 +341,7 @@ void RayTraversal::push(uint32_t node_ptr) {
 
 uint32_t RayTraversal::pop() {
   --stack_size_;
+  if (parent_pointers_ && in_blas_) --climb_.blas_pushes;
   return stack()[(stack_bottom_ + stack_size_) % stack_capacity_];
 }
 

@@ -22,7 +22,7 @@
 // instruction is issued on an instance node too, and its all-ones answer
 // (reserved type: nothing fetched) starts the instance step. The walk then
 // wants the instance node's first 64 bytes (wants_load(): four 16-byte
-// vector loads, load_address()); consume_instance() takes them, tests the
+// vector loads, load_request()); consume_loaded() takes them, tests the
 // instance's mask against the ray's (options.instance_mask), transforms the
 // world ray's origin and direction by the world-to-object matrix in binary32
 // (apply_point / apply_direction of scene.h; the direction is not
@@ -33,6 +33,22 @@
 // that level (a pop, or a restart from the TLAS root) it restores the world
 // ray and the TLAS; the extent (the closest hit's t) carries across. On
 // the trail an instance node is a level with one hit child.
+//
+// Overflow by parent pointers (options.overflow kParentPointers, as both
+// AMD drivers walk on RDNA2: gpurt TraceRay1_1.hlsl IsStackOverflowed /
+// FetchParentNodePointer, RADV radv_build_ray_traversal stack_low_watermark
+// / fetch_parent_node), on a BVH built with parent links (encoded_bvh.h):
+// the stack is the same ring, but when it runs dry after any entry was
+// dropped, the walk loads the parent link of the node it last tested (one
+// 4-byte load, wants_load()), re-issues the parent, finds that node among
+// the parent's sorted hit children and goes on with the next one (none:
+// the parent's parent, and so on). A closest hit since only prunes a suffix
+// of the sorted children, so the order of those left is the same. The
+// TLAS/BLAS boundary as RADV's build_instance_exit: back to the TLAS when
+// the entries pushed in the BLAS are all popped, or when the way back
+// reaches the BLAS root, then from the instance node. The walk ends when
+// the stack is empty and never dropped an entry, or at the root's parent
+// link (all ones).
 #pragma once
 
 #include <array>
@@ -46,9 +62,12 @@
 namespace td::traversal {
 
 enum class HitMode : uint8_t { kClosest, kAny };
+// What a walk does when its short stack ran dry with entries dropped.
+enum class Overflow : uint8_t { kRestart, kParentPointers };
 
 struct TraversalOptions {
   HitMode mode = HitMode::kClosest;
+  Overflow overflow = Overflow::kRestart;  // kParentPointers needs a BVH with parent links
   uint32_t stack_entries = 16;  // 1..kMaxStackEntries
   uint8_t instance_mask = 0xff;  // the ray's: an instance is entered when its mask AND this is non-zero
 };
@@ -63,10 +82,12 @@ struct TraversalCounters {
   uint32_t blas_box_steps = 0;  // of box_steps, on BLAS box nodes (below an instance node)
   uint32_t instance_steps = 0;  // instructions on instance nodes (each followed by the instance's loads)
   uint32_t transforms = 0;      // instances entered (mask passed, ray transformed)
+  uint32_t parent_loads = 0;    // parent pointers: parent links loaded (the stack ran dry after a drop)
+  uint32_t reissues = 0;        // parent pointers: box nodes issued again on the way back (of box_steps)
   uint32_t steps() const { return box_steps + triangle_steps + instance_steps; }
 };
 
-// Aligned to a cache line, four lines in all: the lane a wave copies into
+// Aligned to a cache line, five lines in all: the lane a wave copies into
 // its instruction (lane_, first) is then one line, not two.
 class alignas(64) RayTraversal {
  public:
@@ -76,9 +97,9 @@ class alignas(64) RayTraversal {
         return_mode0_(true),
         spilled_(false),
         any_hit_(false),
-        front_face_(false),
         in_blas_(false),
-        loading_(false) {}
+        loading_(false),
+        parent_pointers_(false) {}
   RayTraversal(const RayTraversal&) = delete;
   RayTraversal& operator=(const RayTraversal&) = delete;
 
@@ -88,6 +109,8 @@ class alignas(64) RayTraversal {
   // only for a deep stack, a hit or a restart.
   static constexpr size_t kStepBytes = 128;
   static constexpr uint32_t kMaxDepth = 64;  // restart-trail levels: deeper BVHs are refused
+  // A BLAS's root, relative to the BLAS: an FP32 box node at its unit 0 (encoded_bvh.h).
+  static constexpr uint32_t kBlasRootPointer = static_cast<uint32_t>(NodeType::kBox32);
 
   // Starts a walk (the object is reusable: no allocation). A ray with a NaN
   // or infinite operand is done at once, a miss. Throws std::invalid_argument
@@ -105,21 +128,27 @@ class alignas(64) RayTraversal {
   // The result of next_instruction(), from any engine.
   void consume(const LaneResult& result);
 
-  // The instance step (two levels): the walk wants the instance node's
-  // first kInstanceTraversalBytes (64) at load_address() before its next
-  // instruction, as kInstanceLoads loads of four dwords; consume_instance()
-  // takes them (dwords little-endian, as the loads return them).
-  static constexpr uint32_t kInstanceLoads = 4;
+  // Loads before the next instruction (wants_load()): `count` loads of
+  // `dwords` dwords, the k-th at address + 16 k. The instance step (two
+  // levels): the instance node's first kInstanceTraversalBytes (64), four
+  // loads of four dwords. The way back (parent pointers): one dword, the
+  // parent link. consume_loaded() takes them (dwords little-endian, as the
+  // loads return them; the parent link in dwords[0]).
+  struct LoadRequest {
+    uint64_t address = 0;
+    uint32_t count = 0, dwords = 0;
+  };
+  static constexpr uint32_t kMaxLoads = 4;  // a request's most loads
   bool wants_load() const { return loading_; }
-  uint64_t load_address() const;
-  void consume_instance(const std::array<uint32_t, 16>& dwords);
+  LoadRequest load_request() const;
+  void consume_loaded(const std::array<uint32_t, 16>& dwords);
 
   scene::RayHit hit() const;
   TraversalCounters counters() const {
     // (A walk that ends in a BLAS has not counted that BLAS's box steps yet.)
     const uint32_t blas_box_steps = blas_box_steps_ + (in_blas_ ? box_steps_ - blas_entry_box_steps_ : 0);
-    return TraversalCounters{box_steps_, triangle_steps_, restarts_,       dropped_entries_, max_stack_,
-                             faults_,    blas_box_steps,  instance_steps_, transforms_};
+    return TraversalCounters{box_steps_, triangle_steps_, restarts_,   dropped_entries_, max_stack_,   faults_,
+                             blas_box_steps, instance_steps_, transforms_, parent_loads_, reissues_};
   }
 
   // Heap bytes a walk adds when its stack or trail outgrows what it holds
@@ -140,8 +169,13 @@ class alignas(64) RayTraversal {
   };
 
   void consume_box(const LaneResult& result);
+  void consume_box_parent_pointers(const LaneResult& result, uint32_t hits);
   void consume_triangle(const LaneResult& result);
+  void consume_instance(const std::array<uint32_t, 16>& dwords);
+  void consume_parent_link(uint32_t link);
   void finish_node();  // the current node's subtree is done: find the next
+  void next_node_parent_pointers();  // finish_node() with parent pointers (the drivers' loop top)
+  uint64_t current_base_address() const;  // the BVH the walk is in (the TLAS's or a BLAS's unit 0)
   // A child pointer (relative to the BLAS the walk is in, if any) at `level`.
   void go_to(uint32_t node_ptr, uint32_t level);
   void leave_blas();  // back to the TLAS and the world ray
@@ -176,14 +210,25 @@ class alignas(64) RayTraversal {
   bool return_mode0_ : 1;  // the descriptor's return_mode is 0 (slot ids)
   bool spilled_ : 1;       // the stack and trail live in spill_
   bool any_hit_ : 1;       // the options' mode: the first hit ends the walk
-  bool front_face_ : 1;    // the hit's
   bool in_blas_ : 1;       // two levels: below an instance node (child pointers add blas_base_ptr_)
-  bool loading_ : 1;       // the instance step: the next step is consume_instance()
+  bool loading_ : 1;       // loads before the next step (the instance step or the way back)
+  bool parent_pointers_ : 1;  // the options' overflow: the way back by parent links (climb_, below)
   // Line 1, every step: the steps counted, the trail's first 32 levels and
   // the stack's first 10 entries (98% of pushes and pops in the default
   // scene's primary rays).
   uint32_t box_steps_ = 0, triangle_steps_ = 0;
-  std::array<uint8_t, kInlineDepth / 2> inline_trail_{};
+  // The way back: the restart trail's first 32 levels, or with parent
+  // pointers what the drivers keep in registers instead.
+  struct Climb {
+    uint32_t prev;             // the node the last step tested (pointer relative to the BVH the walk is in)
+    uint32_t from;             // a parent re-issued: the child the way back came from (kInvalidChild: going down)
+    uint32_t blas_pushes;      // in a BLAS: entries pushed since entering it, less those popped
+    bool loading_parent;       // the loads wanted are the parent link's (else the instance node's)
+  };
+  union {
+    std::array<uint8_t, kInlineDepth / 2> inline_trail_;
+    Climb climb_;
+  };
   std::array<uint32_t, kInlineStackEntries> inline_stack_{};  // into line 2 from entry 10
   // Line 2, now and then: the hit, a restart, a fault, a dropped entry.
   uint32_t primitive_ = scene::kNoPrimitive;
@@ -201,6 +246,10 @@ class alignas(64) RayTraversal {
   uint32_t blas_entry_box_steps_ = 0;  // box_steps_ when the walk entered the BLAS it is in
   uint8_t instance_level_ = 0;     // in_blas_: the instance node's level
   uint8_t instance_mask_ = 0xff;   // the options'
+  bool front_face_ = false;        // the hit's
+  // Line 4, the way back by parent pointers only.
+  alignas(64) uint32_t parent_loads_ = 0;
+  uint32_t reissues_ = 0;
 };
 
 }  // namespace td::traversal

@@ -42,7 +42,7 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
     : params_(params),
       bvh_(bvh),
       rays_(rays),
-      options_{walk.mode, params.stack_entries, walk.instance_mask},
+      options_{walk.mode, walk.overflow, params.stack_entries, walk.instance_mask},
       sink_(sink),
       alu_cycles_per_iteration_(uint64_t{params.alu_instructions_per_iteration} * (params.lanes_per_wave / 32)),
       alu_cycles_per_instance_(uint64_t{params.alu_instructions_per_instance} * (params.lanes_per_wave / 32)),
@@ -71,14 +71,15 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
     wave.lanes = walks_.at(w * params_.lanes_per_wave);
     wave.rays.resize(params_.lanes_per_wave);
     wave.ray_index.resize(params_.lanes_per_wave);
-    if (bvh.two_level()) {
-      wave.instance_data.resize(params_.lanes_per_wave);
-      wave.load_address.resize(params_.lanes_per_wave);
+    if (issues_loads()) {
+      wave.load_data.resize(params_.lanes_per_wave);
+      wave.load_request.resize(params_.lanes_per_wave);
     }
   }
-  if (bvh.two_level()) {
+  if (issues_loads()) {
     load_instructions_ = &stats.counter("load_instructions", "instructions",
-                                        "vector loads issued for instance nodes (four of 16 bytes per instance step)");
+                                        "vector loads issued: four of 16 bytes per instance step, one of 4 bytes per "
+                                        "parent link");
     load_lanes_issued_ = &stats.counter("load_lanes_issued", "lanes", "lanes of those loads with EXEC on");
     instance_alu_cycles_ = &stats.counter("instance_alu_cycles", "SIMD-cycles",
                                           "of alu_busy_cycles, the instance steps' (mask, transform, reciprocals)");
@@ -179,13 +180,12 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   WaveSchedule& turn = schedule_[chosen];
   ready_wait_cycles_.add(cycle - turn.ready_cycle);
   if (wave.loads_to_issue > 0) {
-    // The instance step's next load; the one after it a SIMD issue later.
-    const uint32_t load = RayTraversal::kInstanceLoads - wave.loads_to_issue--;
+    // The wave's next load; the one after it a SIMD issue later.
+    const uint32_t load = wave.load_count - wave.loads_to_issue--;
     out.id = next_id_++;
-    fill_load(wave, load, out);
+    load_lanes_issued_->add(fill_load(wave, load, out));
     ++wave.loads_in_flight;
     load_instructions_->add(1);
-    load_lanes_issued_->add(static_cast<uint64_t>(__builtin_popcountll(wave.load_lanes)));
     if (wave.loads_to_issue > 0) {
       turn.ready_cycle = cycle + issue_cycles_;
       td.in_alu.push_back(ReadyWave{turn.ready_cycle, static_cast<uint32_t>(chosen)});
@@ -223,40 +223,62 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   return true;
 }
 
-void TraversalShader::fill_load(Wave& wave, uint32_t load, WaveInstr& out) const {
+uint32_t TraversalShader::fill_load(Wave& wave, uint32_t load, WaveInstr& out) const {
   out.kind = InstrKind::kLoad;
   out.lanes.resize(params_.lanes_per_wave);
-  constexpr uint32_t kDwords = 4;
+  uint32_t active = 0;
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
-    if ((wave.load_lanes >> lane) & 1u)
-      out.lanes[lane] = LaneInput::load(wave.load_address[lane] + 4 * kDwords * load, kDwords);
-    else
-      out.lanes[lane] = LaneInput::load(0, kDwords, false);
+    const RayTraversal::LoadRequest& request = wave.load_request[lane];
+    if ((wave.load_lanes >> lane) & 1u && load < request.count) {
+      out.lanes[lane] = LaneInput::load(request.address + 16 * load, request.dwords);
+      ++active;
+    } else {
+      out.lanes[lane] = LaneInput::load(0, 4, false);
+    }
   }
+  return active;
 }
 
 void TraversalShader::take_load_data(Wave& wave, uint32_t load, const LaneResult* results) {
   for (uint64_t lanes = wave.load_lanes; lanes != 0; lanes &= lanes - 1) {
     const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
-    std::copy(results[lane].dwords.begin(), results[lane].dwords.end(), wave.instance_data[lane].begin() + 4 * load);
+    const RayTraversal::LoadRequest& request = wave.load_request[lane];
+    if (load >= request.count) continue;
+    std::copy(results[lane].dwords.begin(), results[lane].dwords.begin() + request.dwords,
+              wave.load_data[lane].begin() + 4 * load);
   }
 }
 
 bool TraversalShader::loads_returned(size_t index, uint64_t complete_cycle) {
   Wave& wave = waves_[index];
   if (--wave.loads_in_flight > 0 || wave.loads_to_issue > 0) return true;  // the wave waits for them all
+  bool instance_step = false;
   for (uint64_t lanes = wave.load_lanes; lanes != 0; lanes &= lanes - 1) {
     const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
     RayTraversal& walk = wave.lanes[lane];
-    walk.consume_instance(wave.instance_data[lane]);
-    if (!walk.done()) continue;  // masked out, and nothing left to walk
+    instance_step = instance_step || wave.load_request[lane].count == RayTraversal::kMaxLoads;
+    walk.consume_loaded(wave.load_data[lane]);
+    if (walk.wants_load()) {  // masked out, and the way back wants a parent link
+      wave.wants_loads |= uint64_t{1} << lane;
+      wave.load_request[lane] = walk.load_request();
+    }
+    if (!walk.done()) continue;  // masked out and nothing left, or above the root
     end_lanes(wave, uint64_t{1} << lane);
     deliver(wave, lane);
   }
   wave.load_lanes = 0;
   if (wave.live_lanes == 0) return wave_stepped(index, complete_cycle);
-  instance_alu_cycles_->add(alu_cycles_per_instance_);
-  run_alu(index, complete_cycle, alu_cycles_per_instance_);
+  // The instance step's ALU work (a parent link's is the iteration's, done
+  // before its load), then the next intersect; or the loads the way back
+  // wants next.
+  const uint64_t cycles = instance_step ? alu_cycles_per_instance_ : 0;
+  if (instance_step) instance_alu_cycles_->add(cycles);
+  if (wave.wants_loads != 0) {
+    start_loads(wave);
+    run_alu(index, complete_cycle, cycles);
+    return true;
+  }
+  run_alu(index, complete_cycle, cycles);
   return true;
 }
 
@@ -293,7 +315,9 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
     take_load_data(wave, entry.load, result.lanes.data());
     for (uint64_t lanes = check ? wave.load_lanes : 0; lanes != 0; lanes &= lanes - 1) {
       const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
-      const LaneInput input = LaneInput::load(wave.load_address[lane] + 16 * entry.load, 4);
+      const RayTraversal::LoadRequest& request = wave.load_request[lane];
+      if (entry.load >= request.count) continue;
+      const LaneInput input = LaneInput::load(request.address + 16 * entry.load, request.dwords);
       checks.pend(PendingLane{order, result.id, InstrKind::kLoad, lane, input, result.lanes[lane]});
     }
     if (wave.loads_in_flight == 1 && wave.loads_to_issue == 0)
@@ -314,7 +338,7 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
     walk.consume(result.lanes[lane]);
     if (walk.wants_load()) {
       wave.wants_loads |= uint64_t{1} << lane;
-      wave.load_address[lane] = walk.load_address();
+      wave.load_request[lane] = walk.load_request();
     }
     if (!walk.done()) continue;
     end_lanes(wave, uint64_t{1} << lane);
@@ -323,15 +347,21 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
   return wave_stepped(index, result.complete_cycle);
 }
 
+void TraversalShader::start_loads(Wave& wave) {
+  wave.load_lanes = wave.wants_loads;
+  wave.wants_loads = 0;
+  uint32_t count = 0;
+  for (uint64_t lanes = wave.load_lanes; lanes != 0; lanes &= lanes - 1)
+    count = std::max(count, wave.load_request[__builtin_ctzll(lanes)].count);
+  wave.load_count = wave.loads_to_issue = count;
+}
+
 bool TraversalShader::wave_stepped(size_t index, uint64_t complete_cycle) {
   Wave& wave = waves_[index];
   if (wave.live_lanes > 0) {
-    // Lanes on an instance node: this iteration's ALU work, then their loads.
-    if (wave.wants_loads != 0) {
-      wave.load_lanes = wave.wants_loads;
-      wave.wants_loads = 0;
-      wave.loads_to_issue = RayTraversal::kInstanceLoads;
-    }
+    // Lanes on an instance node or on the way back: this iteration's ALU
+    // work, then their loads.
+    if (wave.wants_loads != 0) start_loads(wave);
     run_alu(index, complete_cycle, alu_cycles_per_iteration_);
     return true;
   }

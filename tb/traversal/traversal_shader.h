@@ -71,7 +71,9 @@ class TraversalShader final : public timing::WaveClient {
   bool wave_completed(uint32_t td_index, WaveResult& result) override;
   void process_returned(uint32_t td_index) override;
   // Two levels: the instance step's loads.
-  bool issues_loads() const override { return bvh_.two_level(); }
+  bool issues_loads() const override {
+    return bvh_.two_level() || options_.overflow == Overflow::kParentPointers;
+  }
   // A wave belongs to one TD, and next_wave fills every empty slot while
   // rays remain: only the TD a result returns to can have new work.
   WakeOnResult wake_on_result() const override { return WakeOnResult::kSameTd; }
@@ -113,19 +115,23 @@ class TraversalShader final : public timing::WaveClient {
     std::vector<uint64_t> ray_index;
     uint64_t live = 0;         // bit l: lane l holds a ray still being walked
     uint32_t live_lanes = 0;
-    // Two levels. `wants_loads`: the lanes whose walk stepped onto an
-    // instance node by the intersect in flight. In the load phase,
-    // `load_lanes` are the loads' EXEC, `loads_to_issue` and
-    // `loads_in_flight` count the four loads, and `instance_data` (one
-    // entry a lane, allocated for two-level BVHs only) gathers their dwords.
+    // Loads (two levels, parent pointers). `wants_loads`: the lanes whose
+    // walk wants loads (RayTraversal::load_request: an instance node's four,
+    // a parent link's one) after the instruction in flight. In the load
+    // phase, `load_lanes` are the lanes loading, `load_count` the most loads
+    // one of them wants (load k's EXEC: the lanes wanting more than k),
+    // `loads_to_issue` and `loads_in_flight` count them, and `load_data`
+    // (one entry a lane, allocated only for a shader that issues loads)
+    // gathers their dwords.
     uint64_t wants_loads = 0;
     uint64_t load_lanes = 0;
+    uint32_t load_count = 0;
     uint32_t loads_to_issue = 0;
     uint32_t loads_in_flight = 0;
-    std::vector<std::array<uint32_t, 16>> instance_data;
-    // Per lane, the instance node's address, taken when the walk (hot
-    // then) stepped onto it: the loads read it, not the walk's cold line.
-    std::vector<uint64_t> load_address;
+    std::vector<std::array<uint32_t, 16>> load_data;
+    // Per lane, the walk's request, taken when the walk (hot then) made it:
+    // the loads read it, not the walk's cold line.
+    std::vector<RayTraversal::LoadRequest> load_request;
   };
   // An instruction in flight on a TD: its wave, and which of the instance
   // step's loads it is (kIntersectStep for an intersect).
@@ -152,7 +158,9 @@ class TraversalShader final : public timing::WaveClient {
   // permitting); then it is ready to issue.
   void run_alu(size_t wave, uint64_t from_cycle, uint64_t cycles);
   // The instance step's loads: filling one, taking one's data, the last one back.
-  void fill_load(Wave& wave, uint32_t load, WaveInstr& out) const;
+  // Fills load `load` of the wave's load phase; returns its active lanes.
+  uint32_t fill_load(Wave& wave, uint32_t load, WaveInstr& out) const;
+  void start_loads(Wave& wave);  // the lanes in wants_loads start their load phase
   void take_load_data(Wave& wave, uint32_t load, const LaneResult* results);
   bool loads_returned(size_t wave, uint64_t complete_cycle);
 

@@ -249,7 +249,7 @@ TEST_F(RunCommand, TwoLevelScenesGiveTheFunctionalHitsOnEveryEngineThreadCountAn
     const RunResult model = run_tdsim(run + variant + " --hits-out " + file.string() + " --stats " + json.string());
     ASSERT_EQ(model.exit_code, 0) << variant << "\n" << model.output;
     EXPECT_EQ(read_file(file), hits) << variant;
-    EXPECT_NE(model.output.find("vector loads (instance nodes): "), std::string::npos) << model.output;
+    EXPECT_NE(model.output.find("vector loads (instance nodes, parent links): "), std::string::npos) << model.output;
     EXPECT_NE(model.output.find(" 0 mismatches"), std::string::npos) << model.output;
     if (stats.empty()) {
       stats = read_file(json);
@@ -259,6 +259,26 @@ TEST_F(RunCommand, TwoLevelScenesGiveTheFunctionalHitsOnEveryEngineThreadCountAn
       EXPECT_NE(stats.find("\"chip.wgp0.td0.stall_waiting_loads\""), std::string::npos);
     }
     EXPECT_EQ(read_file(json), stats) << variant;
+  }
+  // Short stacks overflow: the way back by parent links (the default) or by
+  // restarts gives the same hits on the model as on the functional engine,
+  // and as the 16-entry stack's. (Loads of parent links are checked too.)
+  for (const std::string& variant :
+       {std::string(" --set shader.stack_entries=1"), std::string(" --set shader.stack_entries=2 -j 2"),
+        std::string(" --set shader.stack_entries=1 --set shader.overflow=restart")}) {
+    const fs::path file = dir_ / "m.csv", fine = dir_ / "mf.csv";
+    const RunResult model = run_tdsim(run + variant + " --hits-out " + file.string());
+    const RunResult same = run_tdsim(run + variant + " --engine functional --hits-out " + fine.string());
+    ASSERT_EQ(model.exit_code, 0) << variant << "\n" << model.output;
+    ASSERT_EQ(same.exit_code, 0) << variant << "\n" << same.output;
+    EXPECT_NE(model.output.find(" 0 mismatches"), std::string::npos) << model.output;
+    const bool parent = variant.find("restart") == std::string::npos;
+    EXPECT_NE(model.output.find(parent ? " parent links loaded" : " restarts"), std::string::npos) << model.output;
+    EXPECT_EQ(model.output.find(parent ? " 0 parent links loaded" : " 0 restarts"), std::string::npos) << model.output;
+    EXPECT_EQ(read_file(file), read_file(fine)) << variant;
+    if (parent) {
+      EXPECT_EQ(read_file(file), hits) << variant;
+    }
   }
   // Any-hit (shadow) and diffuse rays from the two-level primary hits: the same hits on both engines.
   for (const char* rays : {"shadow", "diffuse"}) {

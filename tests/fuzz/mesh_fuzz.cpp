@@ -60,7 +60,7 @@ void trace_and_check(const scene::Mesh& mesh) {
   for (const traversal::HitMode mode : {traversal::HitMode::kClosest, traversal::HitMode::kAny}) {
     std::vector<scene::RayHit> hits;
     traversal::TraceTotals totals;
-    traversal::trace_rays(bvh, rays, traversal::TraversalOptions{mode, 4}, hits, &totals);
+    traversal::trace_rays(bvh, rays, traversal::TraversalOptions{mode, traversal::Overflow::kRestart, 4}, hits, &totals);
     if (totals.faults != 0) std::abort();
     for (const scene::RayHit& hit : hits)
       if (hit.hit && (hit.primitive >= mesh.triangle_count() || scene::is_degenerate(mesh, hit.primitive)))
@@ -79,7 +79,7 @@ void trace_and_check(const scene::Scene& scene) {
   for (const traversal::HitMode mode : {traversal::HitMode::kClosest, traversal::HitMode::kAny}) {
     std::vector<scene::RayHit> hits;
     traversal::TraceTotals totals;
-    traversal::trace_rays(bvh, rays, traversal::TraversalOptions{mode, 4}, hits, &totals);
+    traversal::trace_rays(bvh, rays, traversal::TraversalOptions{mode, traversal::Overflow::kRestart, 4}, hits, &totals);
     if (totals.faults != 0) std::abort();
     for (const scene::RayHit& hit : hits) {
       if (!hit.hit) continue;

@@ -144,6 +144,7 @@ cfg::Config draw_config(uint64_t seed) {
   c.shader.simds_per_td = d.whole(1, 4);
   c.shader.waves_per_simd = d.whole(1, 32);
   c.shader.stack_entries = d.whole(1, 64);
+  c.shader.overflow = d.chance(0.5) ? "parent_pointers" : "restart";
   c.shader.alu_instructions_per_iteration = d.whole(0, 100000);
   c.shader.alu_instructions_per_instance = d.whole(0, 100000);
   c.bvh.quality = d.chance(0.5) ? "normal" : "high";

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "model/isa/fp32.h"
 #include "tb/scene/bvh.h"
 #include "tb/scene/camera_rays.h"
 #include "tb/scene/default_scene.h"
@@ -331,6 +332,82 @@ TEST(RayTraversal, ADeepBvhsTrailSpillsAndShortStacksStillFindWhatADeepStackFind
       }
     }
   }
+}
+
+// Parent pointers: the way back by parent links gives, for every stack size
+// from 1 to 64, the hits of a 64-entry stack and of restarts on the same
+// BVH, bit for bit; a short stack loads links and re-issues parents, and
+// never restarts.
+void expect_parent_pointers_find_what_a_deep_stack_finds(const EncodedBvh& bvh, const std::vector<SceneRay>& rays,
+                                                        const std::vector<uint32_t>& stack_sizes) {
+  ASSERT_TRUE(bvh.parent_links);
+  for (HitMode mode : {HitMode::kClosest, HitMode::kAny}) {
+    TraversalOptions deep;
+    deep.mode = mode;
+    deep.overflow = Overflow::kParentPointers;
+    deep.stack_entries = RayTraversal::kMaxStackEntries;
+    std::vector<RayHit> expected, restarted;
+    trace_rays(bvh, rays, deep, expected);
+    TraversalOptions restart = deep;
+    restart.overflow = Overflow::kRestart;
+    restart.stack_entries = 1;
+    trace_rays(bvh, rays, restart, restarted);
+    for (uint32_t entries : stack_sizes) {
+      SCOPED_TRACE(std::string(mode == HitMode::kAny ? "any" : "closest") + " hit, stack " + std::to_string(entries));
+      TraversalOptions shallow = deep;
+      shallow.stack_entries = entries;
+      std::vector<RayHit> hits;
+      TraceTotals totals;
+      trace_rays(bvh, rays, shallow, hits, &totals);
+      EXPECT_EQ(totals.restarts, 0u);
+      EXPECT_EQ(totals.faults, 0u);
+      EXPECT_LE(totals.max_stack, entries);
+      if (entries <= 2) {
+        EXPECT_GT(totals.dropped_entries, 0u);
+        EXPECT_GT(totals.parent_loads, 0u);
+        EXPECT_GT(totals.reissues, 0u);
+        EXPECT_LE(totals.reissues, totals.parent_loads);
+      }
+      for (size_t i = 0; i < rays.size(); ++i) {
+        ASSERT_EQ(hits[i].hit, expected[i].hit) << "ray " << i;
+        ASSERT_EQ(hits[i].hit, restarted[i].hit) << "ray " << i;
+        if (mode == HitMode::kAny || !hits[i].hit) continue;
+        ASSERT_EQ(bits_of(hits[i].t), bits_of(expected[i].t)) << "ray " << i;
+        ASSERT_EQ(hits[i].primitive, expected[i].primitive) << "ray " << i;
+        ASSERT_EQ(bits_of(hits[i].t), bits_of(restarted[i].t)) << "ray " << i;
+        ASSERT_EQ(hits[i].primitive, restarted[i].primitive) << "ray " << i;
+      }
+    }
+  }
+}
+
+TEST(RayTraversal, ParentPointersFindWhatADeepStackFindsWithEveryStackSize) {
+  BvhOptions options;
+  options.parent_links = true;
+  const EncodedBvh bvh = scene::build_bvh(scene::make_default_scene(), options);
+  std::vector<uint32_t> every(RayTraversal::kMaxStackEntries);
+  for (uint32_t k = 0; k < every.size(); ++k) every[k] = k + 1;
+  expect_parent_pointers_find_what_a_deep_stack_finds(bvh, test_rays(bvh, 600, 9), every);
+}
+
+TEST(RayTraversal, ParentPointersWalkTheDeepChainWithEveryStackSize) {
+  BvhOptions options;
+  options.parent_links = true;
+  const EncodedBvh bvh = scene::build_bvh(chain_mesh(), options);
+  ASSERT_GT(bvh.report.depth, 32u);
+  std::vector<SceneRay> rays;
+  for (uint32_t k = 0; k < kChainTriangles; ++k) rays.push_back(SceneRay{{0.75f * chain_x(k), 0, 0}, {1, 0, 0}});
+  std::vector<uint32_t> every(RayTraversal::kMaxStackEntries);
+  for (uint32_t k = 0; k < every.size(); ++k) every[k] = k + 1;
+  expect_parent_pointers_find_what_a_deep_stack_finds(bvh, rays, every);
+}
+
+TEST(RayTraversal, ParentPointersNeedABvhWithParentLinks) {
+  const EncodedBvh bvh = scene::build_bvh(scene::make_default_scene(), BvhOptions{});
+  TraversalOptions options;
+  options.overflow = Overflow::kParentPointers;
+  RayTraversal walk;
+  EXPECT_THROW(walk.start(bvh, SceneRay{{0, 0, -5}, {0, 0, 1}}, options), std::invalid_argument);
 }
 
 }  // namespace

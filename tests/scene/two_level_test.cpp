@@ -256,6 +256,13 @@ TEST(TwoLevelTraversal, HitsAgreeWithEmbreeInstancingOnTwoSceneGraphsOfRealMeshe
     EXPECT_GT(closest.hits, rays.size() / 10) << "too few hits to say anything";
     options.mode = traversal::HitMode::kAny;
     expect_agreement(compare_with_embree(scene, bvh, rays, options), name + " any hit");
+    // The drivers' way: parent links, a 16-entry stack that falls back to them.
+    BvhOptions with_links;
+    with_links.parent_links = true;
+    const EncodedBvh linked = build_scene_bvh(scene, with_links);
+    traversal::TraversalOptions parents;
+    parents.overflow = traversal::Overflow::kParentPointers;
+    expect_agreement(compare_with_embree(scene, linked, rays, parents), name + " closest hit, parent pointers");
   }
 }
 
@@ -302,6 +309,91 @@ TEST(TwoLevelTraversal, ShortStacksFindWhatADeepOneFindsAcrossLevels) {
       EXPECT_EQ(hits[i].primitive, reference[i].primitive) << entries << " entries, ray " << i;
     }
   }
+}
+
+TEST(TwoLevelTraversal, ParentPointersFindWhatADeepStackFindsAcrossLevelsWithEveryStackSize) {
+  const Scene scene = written_and_read("parents", test_meshes(), crowd_nodes());
+  BvhOptions with_links;
+  with_links.parent_links = true;
+  const EncodedBvh bvh = build_scene_bvh(scene, with_links);
+  ASSERT_TRUE(bvh.parent_links);
+  const std::vector<SceneRay> rays = random_rays(world_bounds(scene), 1000, 13);
+  for (const traversal::HitMode mode : {traversal::HitMode::kClosest, traversal::HitMode::kAny}) {
+    traversal::TraversalOptions deep;
+    deep.mode = mode;
+    deep.overflow = traversal::Overflow::kParentPointers;
+    deep.stack_entries = 64;
+    std::vector<RayHit> reference, restarted;
+    traversal::trace_rays(bvh, rays, deep, reference);
+    traversal::TraversalOptions restart = deep;
+    restart.overflow = traversal::Overflow::kRestart;
+    traversal::trace_rays(bvh, rays, restart, restarted);
+    for (uint32_t entries = 1; entries <= 64; ++entries) {
+      traversal::TraversalOptions options = deep;
+      options.stack_entries = entries;
+      std::vector<RayHit> hits;
+      traversal::TraceTotals totals;
+      traversal::trace_rays(bvh, rays, options, hits, &totals);
+      EXPECT_EQ(totals.restarts, 0u);
+      EXPECT_EQ(totals.faults, 0u);
+      if (entries <= 2) {
+        EXPECT_GT(totals.parent_loads, 0u) << entries;
+        EXPECT_GT(totals.reissues, 0u) << entries;
+      }
+      for (size_t i = 0; i < rays.size(); ++i) {
+        ASSERT_EQ(hits[i].hit, reference[i].hit) << entries << " entries, ray " << i;
+        ASSERT_EQ(hits[i].hit, restarted[i].hit) << entries << " entries, ray " << i;
+        if (!hits[i].hit || mode == traversal::HitMode::kAny) continue;
+        EXPECT_EQ(bits_of(hits[i].t), bits_of(reference[i].t)) << entries << " entries, ray " << i;
+        EXPECT_EQ(hits[i].instance, reference[i].instance) << entries << " entries, ray " << i;
+        EXPECT_EQ(hits[i].primitive, reference[i].primitive) << entries << " entries, ray " << i;
+        EXPECT_EQ(bits_of(hits[i].t), bits_of(restarted[i].t)) << entries << " entries, ray " << i;
+      }
+    }
+  }
+}
+
+TEST(SceneBvh, EveryParentLinkNamesTheBoxNodeThatPointsAtItAndTheRootsAreAllOnes) {
+  const Scene scene = written_and_read("links", test_meshes(), nested_nodes());
+  BvhOptions with_links;
+  with_links.parent_links = true;
+  const EncodedBvh bvh = build_scene_bvh(scene, with_links);
+  const EncodedBvh plain = build_scene_bvh(scene, BvhOptions{});
+  EXPECT_GT(bvh.scene_report.bytes, plain.scene_report.bytes);
+  EXPECT_EQ(bvh.report.link_bytes, 4 * bvh.unit_count);
+  const auto link = [&](uint64_t base_address, uint64_t unit) {
+    uint8_t b[4];
+    bvh.memory.read(base_address - 4 * unit - 4, b, 4);
+    return uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 | uint32_t{b[3]} << 24;
+  };
+  // Walks one BVH's box nodes from its root: each child's link is the box
+  // node that holds it. Returns the number of children checked.
+  const auto check = [&](uint64_t base_address, uint32_t root) {
+    size_t checked = 0;
+    EXPECT_EQ(link(base_address, NodePtr{root}.unit()), kNoParent);
+    std::vector<uint32_t> boxes{root};
+    while (!boxes.empty()) {
+      const NodePtr box{boxes.back()};
+      boxes.pop_back();
+      NodeBytes bytes{};
+      bvh.memory.read(base_address + box.unit() * kNodeUnitBytes, bytes.data(), node_bytes(box.type()));
+      const BoxNode node = box.type() == NodeType::kBox16 ? decode_box16(bytes.data()) : decode_box32(bytes.data());
+      for (uint32_t child : node.child) {
+        if (child == kInvalidChild) continue;
+        EXPECT_EQ(link(base_address, NodePtr{child}.unit()), box.raw) << "child " << child;
+        ++checked;
+        if (is_box(NodePtr{child}.type())) boxes.push_back(child);
+      }
+    }
+    return checked;
+  };
+  const uint64_t base = bvh.descriptor.base_address();
+  EXPECT_EQ(base % 256, 0u);
+  EXPECT_GT(check(base, bvh.root), bvh.instance_index.size() - 1);  // the TLAS down to its instance nodes
+  for (const BvhLayout& blas : bvh.blases)
+    if (blas.unit_count > 0) {
+      EXPECT_GT(check(base + blas.base_unit * kNodeUnitBytes, blas.root), 0u);
+    }
 }
 
 TEST(TwoLevelTraversal, TheWalkCountsEveryInstanceNodeAndItsTransform) {

@@ -68,6 +68,7 @@ const std::string kValid =
     "  simds_per_td: 2\n"
     "  waves_per_simd: 16\n"
     "  stack_entries: 16\n"
+    "  overflow: parent_pointers\n"
     "  alu_instructions_per_iteration: 40\n"
     "  alu_instructions_per_instance: 32\n"
     "bvh:\n"
@@ -237,7 +238,7 @@ TEST(ConfigShipped, EveryConsoleParameterNamesItsSource) {
       EXPECT_TRUE(sourced) << line;
       EXPECT_NE(comment.find('['), std::string::npos) << "no range: " << line;
     }
-    EXPECT_EQ(parameters, 47);  // every leaf key but chip.name
+    EXPECT_EQ(parameters, 48);  // every leaf key but chip.name
   }
 }
 
