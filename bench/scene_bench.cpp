@@ -21,6 +21,8 @@
 #include "tb/scene/default_level.h"
 #include "tb/scene/default_scene.h"
 #include "tb/scene/scene_bvh.h"
+#include "tb/scene/runtime_build.h"
+#include "tb/scene/embree_build.h"
 #include "tb/traversal/functional_trace.h"
 
 namespace {
@@ -185,6 +187,46 @@ void BM_TenThousandInstancesBuild(benchmark::State& state) {
   state.counters["peak_rss_bytes"] = peak_rss_bytes();
 }
 
+// A wavy height field of 708 x 708 cells: 1 002 528 triangles.
+const td::scene::Mesh& million_triangles() {
+  static const td::scene::Mesh mesh = [] {
+    td::scene::Mesh out;
+    out.name = "1 M-triangle height field";
+    constexpr int kCells = 708;
+    for (int j = 0; j <= kCells; ++j)
+      for (int i = 0; i <= kCells; ++i) {
+        const double x = double(i) / kCells, z = double(j) / kCells;
+        out.positions.push_back(
+            {static_cast<float>(x), static_cast<float>(0.1 * std::sin(17.0 * x) * std::cos(13.0 * z)), static_cast<float>(z)});
+      }
+    const auto at = [](int i, int j) { return static_cast<uint32_t>(j * (kCells + 1) + i); };
+    for (int j = 0; j < kCells; ++j)
+      for (int i = 0; i < kCells; ++i) {
+        out.triangles.push_back({at(i, j), at(i, j + 1), at(i + 1, j)});
+        out.triangles.push_back({at(i + 1, j), at(i, j + 1), at(i + 1, j + 1)});
+      }
+    return out;
+  }();
+  return mesh;
+}
+
+// The tree of a 1 M-triangle mesh by each builder (arg 0: sah, 1: lbvh,
+// 2: ploc radius 10): the build alone, as BvhReport::build_seconds times it.
+void BM_MillionTriangleTreeBuild(benchmark::State& state) {
+  const td::scene::Mesh& mesh = million_triangles();
+  const auto builder = static_cast<td::scene::BvhBuilder>(state.range(0));
+  size_t nodes = 0;
+  for (auto _ : state) {
+    const td::scene::BvhTree tree = builder == td::scene::BvhBuilder::kSah
+                                        ? td::scene::build_bvh_tree(mesh, td::scene::BvhOptions{})
+                                        : td::scene::build_runtime_tree(mesh, builder, 10);
+    nodes = tree.nodes.size();
+    benchmark::DoNotOptimize(tree.nodes.data());
+  }
+  state.SetLabel(td::scene::builder_name(builder));
+  state.counters["box_nodes"] = static_cast<double>(nodes);
+}
+
 // Both qualities (arg 0: normal, 1: high), one build or frame per
 // repetition, with min and max beside the mean.
 void timed_by_quality(benchmark::internal::Benchmark* b) {
@@ -209,6 +251,7 @@ void timed(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_LevelBuild)->Apply(timed);
 BENCHMARK(BM_LevelTracePrimaryClosestHit)->Apply(timed);
 BENCHMARK(BM_TenThousandInstancesBuild)->Apply(timed);
+BENCHMARK(BM_MillionTriangleTreeBuild)->Arg(0)->Arg(1)->Arg(2)->Apply(timed);
 
 }  // namespace
 

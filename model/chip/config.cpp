@@ -541,6 +541,9 @@ const Section<ShaderConfig>& shader_section() {
 
 const Section<BvhConfig>& bvh_section() {
   static const Section<BvhConfig> section{{
+      word("blas_builder", &BvhConfig::blas_builder, {"sah", "lbvh", "ploc"}),
+      word("tlas_builder", &BvhConfig::tlas_builder, {"sah", "lbvh", "ploc"}),
+      whole("ploc_radius", &BvhConfig::ploc_radius, {1, 64}),
       word("quality", &BvhConfig::quality, {"normal", "high"}),
       word("fp16", &BvhConfig::fp16, {"none", "leaf", "mixed", "all"}),
       number("fp16_threshold", &BvhConfig::fp16_threshold, {-1, 1000}),

@@ -49,6 +49,9 @@
 //   shader.alu_instructions_per_iteration  0 .. 100000
 //   shader.alu_instructions_per_instance   0 .. 100000
 //   bvh.quality                    normal | high
+//   bvh.blas_builder               sah | lbvh | ploc
+//   bvh.tlas_builder               sah | lbvh | ploc
+//   bvh.ploc_radius                1 .. 64
 //   bvh.fp16                       none | leaf | mixed | all
 //   bvh.fp16_threshold             -1 .. 1000 (mixed; negative: FP32 boxes only)
 //   bvh.pack                       single | pairs | strips
@@ -132,6 +135,9 @@ struct ShaderConfig {
 // How `tdsim run` builds the scene's BVH (tb/scene/bvh_options.h says what each means).
 struct BvhConfig {
   std::string quality;        // normal | high (spatial splits)
+  std::string blas_builder;   // sah | lbvh | ploc: the builder of a BLAS (and of a one-level BVH)
+  std::string tlas_builder;   // sah | lbvh | ploc: the TLAS's
+  uint32_t ploc_radius = 0;   // PLOC's nearest-neighbour search radius
   std::string fp16;           // none | leaf | mixed | all: which box nodes are FP16
   double fp16_threshold = 0;  // mixed: largest surface-area growth an FP16 box node may add
   std::string pack;           // single | pairs | strips

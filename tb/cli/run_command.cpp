@@ -62,6 +62,9 @@ scene::BvhOptions bvh_options(const cfg::BvhConfig& config) {
   options.quality = *scene::parse_quality(config.quality);  // the config reader allows only known words
   options.pack = *scene::parse_packing(config.pack);
   options.fp16 = *scene::parse_fp16_policy(config.fp16);
+  options.blas_builder = *scene::parse_builder(config.blas_builder);
+  options.tlas_builder = *scene::parse_builder(config.tlas_builder);
+  options.ploc_radius = config.ploc_radius;
   options.fp16_threshold = config.fp16_threshold;
   options.max_leaf_size = config.max_leaf_size;
   options.split_budget = config.split_budget;

@@ -13,7 +13,22 @@ namespace {
 constexpr std::array<std::pair<const char*, Fp16Policy>, 4> kFp16Policies = {{
     {"none", Fp16Policy::kNone}, {"leaf", Fp16Policy::kLeaf}, {"mixed", Fp16Policy::kMixed}, {"all", Fp16Policy::kAll}}};
 
+constexpr std::array<std::pair<const char*, BvhBuilder>, 3> kBuilders = {
+    {{"sah", BvhBuilder::kSah}, {"lbvh", BvhBuilder::kLbvh}, {"ploc", BvhBuilder::kPloc}}};
+
 }  // namespace
+
+const char* builder_name(BvhBuilder builder) {
+  for (const auto& [name, value] : kBuilders)
+    if (value == builder) return name;
+  return "?";
+}
+
+std::optional<BvhBuilder> parse_builder(const std::string& word) {
+  for (const auto& [name, value] : kBuilders)
+    if (word == name) return value;
+  return std::nullopt;
+}
 
 const char* fp16_policy_name(Fp16Policy policy) {
   for (const auto& [name, value] : kFp16Policies)
@@ -61,6 +76,8 @@ std::string validate(const BvhOptions& options) {
     return fmt::format("bvh.base_address: must be a multiple of 256 below 2^48 (got {:#x})", options.base_address);
   if (options.blas_address % 256 != 0 || options.blas_address >> 48 != 0)
     return fmt::format("bvh.blas_address: must be a multiple of 256 below 2^48 (got {:#x})", options.blas_address);
+  if (options.ploc_radius < 1 || options.ploc_radius > 64)
+    return fmt::format("bvh.ploc_radius: must be 1..64 (got {})", options.ploc_radius);
   if (options.box_grow_ulps > 255)
     return fmt::format("bvh.box_grow_ulps: must be 0..255 (got {})", options.box_grow_ulps);
   if (options.return_mode > 1) return fmt::format("bvh.return_mode: must be 0 or 1 (got {})", options.return_mode);

@@ -36,10 +36,21 @@ enum class TrianglePacking : uint8_t { kSingle, kPairs, kStrips };
 // turns FP16 off for top-level builds).
 enum class Fp16Policy : uint8_t { kNone, kLeaf, kMixed, kAll };
 
+// Which builder makes a BVH's tree: sah, Embree's offline SAH builder
+// (embree_build.h: quality, max_leaf_size and split_budget apply to it
+// only); lbvh and ploc, the drivers' run-time builders (runtime_build.h).
+enum class BvhBuilder : uint8_t { kSah, kLbvh, kPloc };
+
 struct BvhOptions {
   BvhQuality quality = BvhQuality::kNormal;
 
   Fp16Policy fp16 = Fp16Policy::kMixed;
+
+  // The builder of a BLAS (and of a one-level BVH) and of a TLAS; PLOC's
+  // search radius (1..64).
+  BvhBuilder blas_builder = BvhBuilder::kSah;
+  BvhBuilder tlas_builder = BvhBuilder::kSah;
+  uint32_t ploc_radius = 10;
 
   // Mixed: a box node is stored as FP16 (64 B) when rounding its four child boxes
   // outward to binary16 grows their total surface area by at most this
@@ -88,12 +99,15 @@ struct BvhOptions {
 const char* quality_name(BvhQuality quality);
 const char* packing_name(TrianglePacking pack);
 const char* fp16_policy_name(Fp16Policy policy);
+const char* builder_name(BvhBuilder builder);
 
 // "normal" / "high"; "single" / "pairs" / "strips". std::nullopt otherwise.
 std::optional<BvhQuality> parse_quality(const std::string& word);
 std::optional<TrianglePacking> parse_packing(const std::string& word);
 // "none" / "leaf" / "mixed" / "all".
 std::optional<Fp16Policy> parse_fp16_policy(const std::string& word);
+// "sah" / "lbvh" / "ploc".
+std::optional<BvhBuilder> parse_builder(const std::string& word);
 
 // Empty when valid, else one line naming the option: "bvh.max_leaf_size:
 // must be 1..4 (got 7)".

@@ -9,6 +9,7 @@ std::string format_report(const BvhReport& r) {
   const auto line = [&out](const char* name, const std::string& value) {
     out += fmt::format("  {:<28}{}\n", name, value);
   };
+  line("builder", r.builder);
   line("triangles", fmt::format("{} ({} degenerate left out)", r.triangles, r.degenerate_triangles));
   line("triangle references", fmt::format("{}", r.triangle_references));
   line("box nodes fp16 / fp32", fmt::format("{} / {} ({:.1f}% fp16)", r.box16_nodes, r.box32_nodes,
@@ -31,6 +32,7 @@ std::string format_report(const SceneReport& r, const BvhReport& tlas) {
   const auto line = [&out](const char* name, const std::string& value) {
     out += fmt::format("  {:<28}{}\n", name, value);
   };
+  line("builders TLAS / BLAS", fmt::format("{} / {}", tlas.builder, r.blas_totals.builder));
   line("instances", fmt::format("{} ({} placed) of {} BLASes", r.instances, r.placed_instances, r.blases));
   line("triangles unique / placed", fmt::format("{} / {}", r.unique_triangles, r.instanced_triangles));
   line("TLAS box nodes fp16 / fp32", fmt::format("{} / {} ({:.1f}% fp16), depth {}", tlas.box16_nodes,

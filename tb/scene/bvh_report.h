@@ -9,6 +9,7 @@
 namespace td::scene {
 
 struct BvhReport {
+  std::string builder = "sah";        // bvh_options.h: BvhBuilder
   uint64_t triangles = 0;             // in the mesh
   uint64_t degenerate_triangles = 0;  // left out: no ray can hit them
   uint64_t triangle_references = 0;   // box slots addressing a triangle (> usable ones with spatial splits)

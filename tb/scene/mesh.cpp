@@ -36,15 +36,6 @@ Aabb empty_box() {
   return Aabb{{kInf, kInf, kInf}, {-kInf, -kInf, -kInf}};
 }
 
-Aabb merge(const Aabb& a, const Aabb& b) {
-  Aabb out;
-  for (int k = 0; k < 3; ++k) {
-    out.min[k] = std::min(a.min[k], b.min[k]);
-    out.max[k] = std::max(a.max[k], b.max[k]);
-  }
-  return out;
-}
-
 Aabb triangle_bounds(const Mesh& mesh, uint32_t primitive) {
   Aabb box = empty_box();
   for (int corner = 0; corner < 3; ++corner) {
@@ -59,14 +50,6 @@ Aabb usable_bounds(const Mesh& mesh) {
   for (uint32_t i = 0; i < mesh.triangle_count(); ++i)
     if (!is_degenerate(mesh, i)) box = merge(box, triangle_bounds(mesh, i));
   return box;
-}
-
-double surface_area(const Aabb& box) {
-  const double dx = static_cast<double>(box.max[0]) - box.min[0];
-  const double dy = static_cast<double>(box.max[1]) - box.min[1];
-  const double dz = static_cast<double>(box.max[2]) - box.min[2];
-  if (dx < 0 || dy < 0 || dz < 0) return 0;
-  return 2 * (dx * dy + dy * dz + dz * dx);
 }
 
 }  // namespace td::scene

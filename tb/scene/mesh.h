@@ -4,6 +4,7 @@
 // order (P0, P1, P2), whatever the BVH did with it.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -43,10 +44,24 @@ Aabb usable_bounds(const Mesh& mesh);
 Aabb triangle_bounds(const Mesh& mesh, uint32_t primitive);
 
 // Surface area of a box (2(xy + yz + zx)) in double: the SAH's measure.
-double surface_area(const Aabb& box);
+// (Inline, as merge: the run-time builders call both per candidate pair.)
+inline double surface_area(const Aabb& box) {
+  const double dx = static_cast<double>(box.max[0]) - box.min[0];
+  const double dy = static_cast<double>(box.max[1]) - box.min[1];
+  const double dz = static_cast<double>(box.max[2]) - box.min[2];
+  if (dx < 0 || dy < 0 || dz < 0) return 0;
+  return 2 * (dx * dy + dy * dz + dz * dx);
+}
 
 // The smallest box holding both.
-Aabb merge(const Aabb& a, const Aabb& b);
+inline Aabb merge(const Aabb& a, const Aabb& b) {
+  Aabb out;
+  for (int k = 0; k < 3; ++k) {
+    out.min[k] = std::min(a.min[k], b.min[k]);
+    out.max[k] = std::max(a.max[k], b.max[k]);
+  }
+  return out;
+}
 Aabb empty_box();  // min = +Inf, max = -Inf: the identity of merge
 
 }  // namespace td::scene

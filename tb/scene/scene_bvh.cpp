@@ -10,6 +10,7 @@
 
 #include "tb/scene/bvh_encoder.h"
 #include "tb/scene/embree_build.h"
+#include "tb/scene/runtime_build.h"
 #include "tb/scene/scene_error.h"
 #include "tb/scene/vec_math.h"
 
@@ -136,7 +137,9 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
     report.unique_triangles += mesh.triangle_count();
     if (usable_triangle_count(mesh) == 0) continue;
     usable[b] = true;
-    trees[b] = build_bvh_tree(mesh, options);
+    trees[b] = options.blas_builder == BvhBuilder::kSah
+                   ? build_bvh_tree(mesh, options)
+                   : build_runtime_tree(mesh, options.blas_builder, options.ploc_radius);
     blas_bounds[b] = root_bounds(trees[b], plan_box_nodes(trees[b], Fp16Choice::of(options), true));
   }
 
@@ -159,7 +162,10 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
   }
   if (report.placed_instances == 0)
     throw SceneError(fmt::format("{}: no instance places a usable triangle", scene.name));
-  const BvhTree tlas = build_bvh_tree_of_boxes(boxes, scene.name + " (TLAS)", options);
+  const std::string tlas_name = scene.name + " (TLAS)";
+  const BvhTree tlas = options.tlas_builder == BvhBuilder::kSah
+                           ? build_bvh_tree_of_boxes(boxes, tlas_name, options)
+                           : build_runtime_tree_of_boxes(boxes, options.tlas_builder, options.ploc_radius, tlas_name);
   // FP32 throughout, as gpurt builds a TLAS (bvh_options.h: Fp16Policy).
   const BoxNodes tlas_nodes = plan_box_nodes(tlas, Fp16Choice::fp32(), false);
 
@@ -261,6 +267,8 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
   totals.fp16_fraction = box_nodes == 0 ? 0 : static_cast<double>(totals.box16_nodes) / box_nodes;
   totals.triangles_per_triangle_node =
       totals.triangle_nodes == 0 ? 0 : static_cast<double>(usable_triangles) / totals.triangle_nodes;
+  tlas_report.builder = builder_name(options.tlas_builder);
+  report.blas_totals.builder = builder_name(options.blas_builder);
   report.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return bvh;
 }

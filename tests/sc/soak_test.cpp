@@ -147,6 +147,10 @@ cfg::Config draw_config(uint64_t seed) {
   c.shader.overflow = d.chance(0.5) ? "parent_pointers" : "restart";
   c.shader.alu_instructions_per_iteration = d.whole(0, 100000);
   c.shader.alu_instructions_per_instance = d.whole(0, 100000);
+  const auto builder = [&d] { return d.chance(0.34) ? "sah" : d.chance(0.5) ? "lbvh" : "ploc"; };
+  c.bvh.blas_builder = builder();
+  c.bvh.tlas_builder = builder();
+  c.bvh.ploc_radius = d.whole(1, 64);
   c.bvh.quality = d.chance(0.5) ? "normal" : "high";
   c.bvh.fp16 = d.chance(0.25) ? "none" : d.chance(0.33) ? "leaf" : d.chance(0.5) ? "all" : "mixed";
   c.bvh.fp16_threshold = d.number(-1, 1000);

@@ -89,6 +89,23 @@ TEST(RayTraversal, ClosestHitsAgreeWithEmbreeOnRealMeshes) {
   }
 }
 
+TEST(RayTraversal, EveryBuilderWithParentPointersAgreesWithEmbreeOnRealMeshes) {
+  for (const std::string& path : scene::test::real_mesh_paths()) {
+    const Mesh mesh = scene::load_mesh(path);
+    for (scene::BvhBuilder builder : {scene::BvhBuilder::kLbvh, scene::BvhBuilder::kPloc, scene::BvhBuilder::kSah}) {
+      SCOPED_TRACE(path + " " + scene::builder_name(builder));
+      BvhOptions options;
+      options.blas_builder = builder;
+      options.parent_links = true;
+      const EncodedBvh bvh = scene::build_bvh(mesh, options);
+      EXPECT_EQ(bvh.report.builder, scene::builder_name(builder));
+      TraversalOptions walk;
+      walk.overflow = Overflow::kParentPointers;
+      expect_agreement(compare_with_embree(mesh, bvh, test_rays(bvh, 5000, 3), walk));
+    }
+  }
+}
+
 TEST(RayTraversal, ClosestHitsAgreeWithEmbreeOnTheDefaultScene) {
   const Mesh mesh = scene::make_default_scene();
   for (scene::BvhQuality quality : {scene::BvhQuality::kNormal, scene::BvhQuality::kHigh}) {

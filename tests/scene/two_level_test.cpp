@@ -257,12 +257,17 @@ TEST(TwoLevelTraversal, HitsAgreeWithEmbreeInstancingOnTwoSceneGraphsOfRealMeshe
     options.mode = traversal::HitMode::kAny;
     expect_agreement(compare_with_embree(scene, bvh, rays, options), name + " any hit");
     // The drivers' way: parent links, a 16-entry stack that falls back to them.
-    BvhOptions with_links;
-    with_links.parent_links = true;
-    const EncodedBvh linked = build_scene_bvh(scene, with_links);
+    // And with each run-time builder at both levels.
     traversal::TraversalOptions parents;
     parents.overflow = traversal::Overflow::kParentPointers;
-    expect_agreement(compare_with_embree(scene, linked, rays, parents), name + " closest hit, parent pointers");
+    for (const BvhBuilder builder : {BvhBuilder::kSah, BvhBuilder::kPloc, BvhBuilder::kLbvh}) {
+      BvhOptions with_links;
+      with_links.parent_links = true;
+      with_links.tlas_builder = with_links.blas_builder = builder;
+      const EncodedBvh linked = build_scene_bvh(scene, with_links);
+      expect_agreement(compare_with_embree(scene, linked, rays, parents),
+                       name + " closest hit, parent pointers, " + builder_name(builder));
+    }
   }
 }
 

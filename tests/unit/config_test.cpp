@@ -72,6 +72,9 @@ const std::string kValid =
     "  alu_instructions_per_iteration: 40\n"
     "  alu_instructions_per_instance: 32\n"
     "bvh:\n"
+    "  blas_builder: ploc\n"
+    "  tlas_builder: ploc\n"
+    "  ploc_radius: 10\n"
     "  quality: normal\n"
     "  fp16: mixed\n"
     "  fp16_threshold: 0.1\n"
@@ -234,11 +237,12 @@ TEST(ConfigShipped, EveryConsoleParameterNamesItsSource) {
       const std::string comment = line.substr(hash);
       const bool sourced = comment.find("seeds:") != std::string::npos || comment.find("RDNA WP:") != std::string::npos ||
                            comment.find("HC32:") != std::string::npos || comment.find("gpurt:") != std::string::npos ||
+                           comment.find("RADV:") != std::string::npos || comment.find("xgl:") != std::string::npos ||
                            comment.find("assumption:") != std::string::npos;
       EXPECT_TRUE(sourced) << line;
       EXPECT_NE(comment.find('['), std::string::npos) << "no range: " << line;
     }
-    EXPECT_EQ(parameters, 48);  // every leaf key but chip.name
+    EXPECT_EQ(parameters, 51);  // every leaf key but chip.name
   }
 }
 
