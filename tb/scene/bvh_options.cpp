@@ -16,31 +16,26 @@ constexpr std::array<std::pair<const char*, Fp16Policy>, 4> kFp16Policies = {{
 constexpr std::array<std::pair<const char*, BvhBuilder>, 3> kBuilders = {
     {{"sah", BvhBuilder::kSah}, {"lbvh", BvhBuilder::kLbvh}, {"ploc", BvhBuilder::kPloc}}};
 
+// A word table's name of `value` ("?" if absent), and its value of `word`.
+template <typename Table, typename Value>
+const char* name_in(const Table& table, Value value) {
+  for (const auto& [name, v] : table)
+    if (v == value) return name;
+  return "?";
+}
+template <typename Table>
+auto value_in(const Table& table, const std::string& word) -> std::optional<decltype(table[0].second)> {
+  for (const auto& [name, value] : table)
+    if (word == name) return value;
+  return std::nullopt;
+}
+
 }  // namespace
 
-const char* builder_name(BvhBuilder builder) {
-  for (const auto& [name, value] : kBuilders)
-    if (value == builder) return name;
-  return "?";
-}
-
-std::optional<BvhBuilder> parse_builder(const std::string& word) {
-  for (const auto& [name, value] : kBuilders)
-    if (word == name) return value;
-  return std::nullopt;
-}
-
-const char* fp16_policy_name(Fp16Policy policy) {
-  for (const auto& [name, value] : kFp16Policies)
-    if (value == policy) return name;
-  return "?";
-}
-
-std::optional<Fp16Policy> parse_fp16_policy(const std::string& word) {
-  for (const auto& [name, value] : kFp16Policies)
-    if (word == name) return value;
-  return std::nullopt;
-}
+const char* builder_name(BvhBuilder builder) { return name_in(kBuilders, builder); }
+std::optional<BvhBuilder> parse_builder(const std::string& word) { return value_in(kBuilders, word); }
+const char* fp16_policy_name(Fp16Policy policy) { return name_in(kFp16Policies, policy); }
+std::optional<Fp16Policy> parse_fp16_policy(const std::string& word) { return value_in(kFp16Policies, word); }
 
 const char* quality_name(BvhQuality quality) { return quality == BvhQuality::kHigh ? "high" : "normal"; }
 
