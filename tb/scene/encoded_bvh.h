@@ -2,8 +2,10 @@
 // memory holding its nodes, the descriptor, the root pointer, and the maps
 // from a triangle node pointer back to the mesh triangle it tests.
 //
-// One level (a mesh, --flatten, the `basic` scene): one BVH from unit 0.
-// Two levels (a scene of instances): the TLAS from unit 0 — box nodes, then
+// One level (a mesh, --flatten, the `basic` scene): one BVH from the
+// descriptor's base (after its parent links, when built with them).
+// Two levels (a scene of instances): memory from address 0 holds the TLAS's
+// parent links (if any), then the TLAS from the descriptor's base — box nodes, then
 // its leaves, the instance nodes (type 6, 128 bytes each, InstanceNode
 // below) — then every BLAS, each from a 256-byte boundary, its root (an
 // FP32 box node) at its own unit 0 and its child pointers relative to that

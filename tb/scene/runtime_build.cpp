@@ -223,6 +223,11 @@ BvhTree build_runtime_tree_of_boxes(const std::vector<Aabb>& boxes, BvhBuilder b
   binary.nodes.reserve(2 * boxes.size());
   for (uint32_t i = 0; i < boxes.size(); ++i)
     if (boxes[i].min[0] <= boxes[i].max[0]) {
+      // (An infinite coordinate would make every union's area infinite: no
+      // cluster would find a nearest neighbour, and Morton codes need a centre.)
+      for (int a = 0; a < 3; ++a)
+        if (!std::isfinite(boxes[i].min[a]) || !std::isfinite(boxes[i].max[a]))
+          throw SceneError(fmt::format("{}: leaf {} has a box past binary32's range", name, i));
       BinaryNode leaf;
       leaf.box = boxes[i];
       leaf.leaf = i;

@@ -200,6 +200,9 @@ TrianglePack pack_triangles(const Mesh& mesh, const std::vector<uint32_t>& order
 TrianglePack pack_triangles_grouped(const Mesh& mesh, const std::vector<uint32_t>& order,
                                     const std::vector<uint32_t>& group_end, TrianglePacking packing) {
   if (group_end.size() != order.size()) throw std::invalid_argument("pack_triangles_grouped: a group end per position");
+  for (size_t pos = 0; pos < group_end.size(); ++pos)
+    if (group_end[pos] <= pos || group_end[pos] > order.size() || (pos > 0 && group_end[pos] < group_end[pos - 1]))
+      throw std::invalid_argument("pack_triangles_grouped: groups must be consecutive runs");
   return Packer(mesh, order, packing, &group_end).run();
 }
 

@@ -10,7 +10,7 @@
 namespace td::traversal {
 
 // Tens of thousands of walks are in flight in a timed run: the members are
-// ordered so a step touches the first two lines (kStepBytes) of three.
+// ordered so a step touches the first two lines (kStepBytes) of five.
 static_assert(sizeof(RayTraversal) == 5 * 64, "a walk outgrew its five cache lines: see the member order");
 
 void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ray, const TraversalOptions& options) {
@@ -193,6 +193,11 @@ void RayTraversal::consume_parent_link(uint32_t link) {
     done_ = true;
     return;
   }
+  if (!is_box(NodePtr{link}.type())) {  // a broken link table: end rather than climb for ever
+    ++faults_;
+    done_ = true;
+    return;
+  }
   climb_.from = climb_.prev;
   ++reissues_;
   go_to(link, 0);
@@ -229,6 +234,7 @@ void RayTraversal::consume(const LaneResult& result) {
       return;
     }
     ++faults_;
+    if (parent_pointers_) climb_.from = kInvalidChild;  // not a parent to go on from
     finish_node();
     return;
   }
@@ -297,7 +303,7 @@ void RayTraversal::consume_instance(const std::array<uint32_t, 16>& dwords) {
   blas_base_ptr_ = blas_root & ~uint64_t{7};
   if (parent_pointers_) {
     if ((blas_root & 7u) != (kBlasRootPointer & 7u))
-      throw std::logic_error("traversal: a BLAS root that is not an FP32 box node at the BLAS's unit 0");
+      throw std::logic_error("traversal: a BLAS root that is not an FP32 box node");
     in_blas_ = true;
     climb_.blas_pushes = 0;
     climb_.from = kInvalidChild;

@@ -195,7 +195,7 @@ class alignas(64) RayTraversal {
     trail[level / 2] = static_cast<uint8_t>((trail[level / 2] & ~(15u << shift)) | bits << shift);
   }
 
-  // Three cache lines, by how often a step touches them (a timed run keeps
+  // Five cache lines, by how often a step touches them (a timed run keeps
   // tens of thousands of walks in flight and reaches each cold).
   // Line 0, every step and every issue: the lane and the walk's position
   // (levels and stack indices fit a byte: both are at most 64).

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "tb/scene/bvh.h"
@@ -110,6 +111,8 @@ TEST(RuntimeBuild, OneBoxTwoBoxesAndEmptyInput) {
     two.triangles.push_back({3, 4, 5});
     expect_well_formed(two, build_runtime_tree(two, builder, 10));
     EXPECT_THROW(build_runtime_tree_of_boxes({empty_box()}, builder, 10, "nothing"), SceneError);
+    const Aabb huge{{0, 0, 0}, {INFINITY, 1, 1}}, unit{{0, 0, 0}, {1, 1, 1}};
+    EXPECT_THROW(build_runtime_tree_of_boxes({unit, huge}, builder, 10, "huge"), SceneError);
   }
 }
 
