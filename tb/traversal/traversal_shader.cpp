@@ -273,11 +273,7 @@ bool TraversalShader::loads_returned(size_t index, uint64_t complete_cycle) {
   // wants next.
   const uint64_t cycles = instance_step ? alu_cycles_per_instance_ : 0;
   if (instance_step) instance_alu_cycles_->add(cycles);
-  if (wave.wants_loads != 0) {
-    start_loads(wave);
-    run_alu(index, complete_cycle, cycles);
-    return true;
-  }
+  if (wave.wants_loads != 0) start_loads(wave);
   run_alu(index, complete_cycle, cycles);
   return true;
 }
