@@ -9,6 +9,7 @@
 // process's peak reported as peak_rss_bytes).
 // Each benchmark repeats 5 times and reports min / median / max.
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include <sys/resource.h>
 
@@ -210,20 +211,22 @@ const td::scene::Mesh& million_triangles() {
   return mesh;
 }
 
-// The tree of a 1 M-triangle mesh by each builder (arg 0: sah, 1: lbvh,
-// 2: ploc radius 10): the build alone, as BvhReport::build_seconds times it.
+// The tree of a 1 M-triangle mesh by each builder (first arg 0: sah, 1:
+// lbvh, 2: ploc radius 10) on the second arg's host threads (sah: Embree,
+// always one): the build alone, as BvhReport::build_seconds times it.
 void BM_MillionTriangleTreeBuild(benchmark::State& state) {
   const td::scene::Mesh& mesh = million_triangles();
   const auto builder = static_cast<td::scene::BvhBuilder>(state.range(0));
+  const auto threads = static_cast<unsigned>(state.range(1));
   size_t nodes = 0;
   for (auto _ : state) {
     const td::scene::BvhTree tree = builder == td::scene::BvhBuilder::kSah
                                         ? td::scene::build_bvh_tree(mesh, td::scene::BvhOptions{})
-                                        : td::scene::build_runtime_tree(mesh, builder, 10);
+                                        : td::scene::build_runtime_tree(mesh, builder, 10, threads);
     nodes = tree.nodes.size();
     benchmark::DoNotOptimize(tree.nodes.data());
   }
-  state.SetLabel(td::scene::builder_name(builder));
+  state.SetLabel(fmt::format("{}, {} thread{}", td::scene::builder_name(builder), threads, threads > 1 ? "s" : ""));
   state.counters["box_nodes"] = static_cast<double>(nodes);
 }
 
@@ -251,7 +254,7 @@ void timed(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_LevelBuild)->Apply(timed);
 BENCHMARK(BM_LevelTracePrimaryClosestHit)->Apply(timed);
 BENCHMARK(BM_TenThousandInstancesBuild)->Apply(timed);
-BENCHMARK(BM_MillionTriangleTreeBuild)->Arg(0)->Arg(1)->Arg(2)->Apply(timed);
+BENCHMARK(BM_MillionTriangleTreeBuild)->Args({0, 1})->Args({1, 1})->Args({1, 2})->Args({2, 1})->Args({2, 2})->Apply(timed);
 
 }  // namespace
 

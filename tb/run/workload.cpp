@@ -126,8 +126,8 @@ Workload make_workload(const WorkloadSpec& spec, const traversal::TraversalOptio
     workload.scene = spec.flatten ? one_level(scene::load_mesh(spec.scene)) : scene::load_scene(spec.scene);
   }
   sim::throw_if_interrupted();
-  workload.bvh = is_two_level(spec) ? scene::build_scene_bvh(workload.scene, spec.bvh)
-                                    : scene::build_bvh(workload.scene.blases[0], spec.bvh);
+  workload.bvh = is_two_level(spec) ? scene::build_scene_bvh(workload.scene, spec.bvh, spec.threads)
+                                    : scene::build_bvh(workload.scene.blases[0], spec.bvh, spec.threads);
   const Aabb bounds = scene_bounds(workload.scene);
   workload.camera = is_basic ? scene::default_scene_camera()
                     : is_level ? scene::default_level_camera()

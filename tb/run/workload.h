@@ -44,7 +44,7 @@ struct WorkloadSpec {
   uint32_t ao_rays_per_hit = 4;
   uint64_t seed = 1;
   scene::BvhOptions bvh;
-  unsigned threads = 1;  // for the primary pass of secondary-ray workloads
+  unsigned threads = 1;  // host threads: the run-time builders', and the primary pass of secondary-ray workloads
 };
 
 struct Workload {

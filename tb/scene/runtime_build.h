@@ -7,7 +7,8 @@
 // does: a node's children are its two, then the child of largest surface
 // area opened in turn while fewer than four. Every leaf (a triangle or an
 // instance) is one slot. Deterministic: ties break on the leaf's index, and
-// the result does not depend on anything but the boxes.
+// the result depends on nothing but the boxes: not on `threads`, the host
+// threads the builds' loops run on (the caller's among them).
 #pragma once
 
 #include <cstdint>
@@ -24,9 +25,9 @@ namespace td::scene {
 // by `builder` (kLbvh or kPloc; PLOC's search radius `ploc_radius`, 1..64).
 // Throws SceneError naming `name` when no box is usable.
 BvhTree build_runtime_tree_of_boxes(const std::vector<Aabb>& boxes, BvhBuilder builder, uint32_t ploc_radius,
-                                    const std::string& name);
+                                    const std::string& name, unsigned threads = 1);
 
 // A mesh's usable triangles, as build_bvh_tree (embree_build.h) takes them.
-BvhTree build_runtime_tree(const Mesh& mesh, BvhBuilder builder, uint32_t ploc_radius);
+BvhTree build_runtime_tree(const Mesh& mesh, BvhBuilder builder, uint32_t ploc_radius, unsigned threads = 1);
 
 }  // namespace td::scene

@@ -116,7 +116,7 @@ Transform3x4 inverse(const Transform3x4& t, const std::string& where) {
   return out;
 }
 
-EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
+EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options, unsigned threads) {
   const std::string problem = validate(options);
   if (!problem.empty()) throw std::invalid_argument(problem);
   if (scene.instances.size() > kMaxInstances)
@@ -139,7 +139,7 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
     usable[b] = true;
     trees[b] = options.blas_builder == BvhBuilder::kSah
                    ? build_bvh_tree(mesh, options)
-                   : build_runtime_tree(mesh, options.blas_builder, options.ploc_radius);
+                   : build_runtime_tree(mesh, options.blas_builder, options.ploc_radius, threads);
     blas_bounds[b] = root_bounds(trees[b], plan_box_nodes(trees[b], Fp16Choice::of(options), true));
   }
 
@@ -165,7 +165,8 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options) {
   const std::string tlas_name = scene.name + " (TLAS)";
   const BvhTree tlas = options.tlas_builder == BvhBuilder::kSah
                            ? build_bvh_tree_of_boxes(boxes, tlas_name, options)
-                           : build_runtime_tree_of_boxes(boxes, options.tlas_builder, options.ploc_radius, tlas_name);
+                           : build_runtime_tree_of_boxes(boxes, options.tlas_builder, options.ploc_radius, tlas_name,
+                                                         threads);
   // FP32 throughout, as gpurt builds a TLAS (bvh_options.h: Fp16Policy).
   const BoxNodes tlas_nodes = plan_box_nodes(tlas, Fp16Choice::fp32(), false);
 

@@ -21,9 +21,10 @@ Aabb world_box(const Aabb& object_box, const Transform3x4& object_to_world);
 // non-finite entry.
 Transform3x4 inverse(const Transform3x4& transform, const std::string& where);
 
-// Same scene and options, same bytes. The BLASes' build times add up in
-// the report's build_seconds. Throws SceneError when no instance has a
-// usable triangle, std::invalid_argument for bad options.
-EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options);
+// Same scene and options, same bytes, for any number of host `threads` (as
+// build_bvh). The BLASes' build times add up in the report's
+// build_seconds. Throws SceneError when no instance has a usable triangle,
+// std::invalid_argument for bad options.
+EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options, unsigned threads = 1);
 
 }  // namespace td::scene

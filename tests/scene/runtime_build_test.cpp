@@ -63,6 +63,24 @@ void expect_well_formed(const Mesh& mesh, const BvhTree& tree) {
   EXPECT_EQ(tree.triangle_references, references);
 }
 
+void expect_same_tree(const BvhTree& tree, const BvhTree& expected) {
+  ASSERT_EQ(tree.nodes.size(), expected.nodes.size());
+  EXPECT_EQ(tree.depth, expected.depth);
+  EXPECT_EQ(tree.triangle_references, expected.triangle_references);
+  for (size_t n = 0; n < tree.nodes.size(); ++n) {
+    ASSERT_EQ(tree.nodes[n].slot_count, expected.nodes[n].slot_count) << "node " << n;
+    for (uint32_t i = 0; i < tree.nodes[n].slot_count; ++i) {
+      const BvhSlot &slot = tree.nodes[n].slots[i], &want = expected.nodes[n].slots[i];
+      ASSERT_EQ(slot.index, want.index) << "node " << n << " slot " << i;
+      ASSERT_EQ(slot.is_triangle, want.is_triangle) << "node " << n << " slot " << i;
+      for (int a = 0; a < 3; ++a) {
+        ASSERT_EQ(slot.bounds.min[a], want.bounds.min[a]) << "node " << n << " slot " << i;
+        ASSERT_EQ(slot.bounds.max[a], want.bounds.max[a]) << "node " << n << " slot " << i;
+      }
+    }
+  }
+}
+
 TEST(RuntimeBuild, EveryTriangleOnceEveryBoxHoldsItsChildrenOnRealMeshes) {
   for (const std::string& path : test::real_mesh_paths()) {
     const Mesh mesh = load_mesh(path);
@@ -70,14 +88,41 @@ TEST(RuntimeBuild, EveryTriangleOnceEveryBoxHoldsItsChildrenOnRealMeshes) {
       SCOPED_TRACE(path + " " + builder_name(builder));
       const BvhTree tree = build_runtime_tree(mesh, builder, 10);
       expect_well_formed(mesh, tree);
-      // The same tree again: nothing but the boxes decides it.
-      const BvhTree again = build_runtime_tree(mesh, builder, 10);
-      ASSERT_EQ(again.nodes.size(), tree.nodes.size());
-      for (size_t n = 0; n < tree.nodes.size(); ++n)
-        for (uint32_t i = 0; i < tree.nodes[n].slot_count; ++i) {
-          ASSERT_EQ(again.nodes[n].slots[i].index, tree.nodes[n].slots[i].index);
-          ASSERT_EQ(again.nodes[n].slots[i].is_triangle, tree.nodes[n].slots[i].is_triangle);
-        }
+      // The same tree again, on three threads: nothing but the boxes decides it.
+      expect_same_tree(build_runtime_tree(mesh, builder, 10, 3), tree);
+    }
+  }
+}
+
+// A height field of 2 x cells^2 triangles, big enough that every loop of
+// the builders runs in many chunks.
+Mesh height_field(int cells) {
+  Mesh mesh;
+  mesh.name = "height field";
+  for (int j = 0; j <= cells; ++j)
+    for (int i = 0; i <= cells; ++i) {
+      const double x = double(i) / cells, z = double(j) / cells;
+      mesh.positions.push_back({static_cast<float>(x), static_cast<float>(0.1 * std::sin(17 * x) * std::cos(13 * z)),
+                                static_cast<float>(z)});
+    }
+  const auto at = [cells](int i, int j) { return static_cast<uint32_t>(j * (cells + 1) + i); };
+  for (int j = 0; j < cells; ++j)
+    for (int i = 0; i < cells; ++i) {
+      mesh.triangles.push_back({at(i, j), at(i, j + 1), at(i + 1, j)});
+      mesh.triangles.push_back({at(i + 1, j), at(i, j + 1), at(i + 1, j + 1)});
+    }
+  return mesh;
+}
+
+TEST(RuntimeBuild, SameTreeForAnyThreadCount) {
+  const Mesh mesh = height_field(300);  // 180 000 triangles
+  for (BvhBuilder builder : {BvhBuilder::kLbvh, BvhBuilder::kPloc}) {
+    SCOPED_TRACE(builder_name(builder));
+    const BvhTree one = build_runtime_tree(mesh, builder, 10, 1);
+    expect_well_formed(mesh, one);
+    for (unsigned threads : {2u, 3u, 8u}) {
+      SCOPED_TRACE(threads);
+      expect_same_tree(build_runtime_tree(mesh, builder, 10, threads), one);
     }
   }
 }
