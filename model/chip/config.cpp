@@ -544,6 +544,7 @@ const Section<BvhConfig>& bvh_section() {
       word("blas_builder", &BvhConfig::blas_builder, {"sah", "lbvh", "ploc"}),
       word("tlas_builder", &BvhConfig::tlas_builder, {"sah", "lbvh", "ploc"}),
       whole("ploc_radius", &BvhConfig::ploc_radius, {1, 64}),
+      word("tapu", &BvhConfig::tapu, {"off", "scene", "4", "16"}),
       word("quality", &BvhConfig::quality, {"normal", "high"}),
       word("fp16", &BvhConfig::fp16, {"none", "leaf", "mixed", "all"}),
       number("fp16_threshold", &BvhConfig::fp16_threshold, {-1, 1000}),

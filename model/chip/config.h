@@ -52,6 +52,7 @@
 //   bvh.blas_builder               sah | lbvh | ploc
 //   bvh.tlas_builder               sah | lbvh | ploc
 //   bvh.ploc_radius                1 .. 64
+//   bvh.tapu                       off | scene | 4 | 16
 //   bvh.fp16                       none | leaf | mixed | all
 //   bvh.fp16_threshold             -1 .. 1000 (mixed; negative: FP32 boxes only)
 //   bvh.pack                       single | pairs | strips
@@ -138,6 +139,7 @@ struct BvhConfig {
   std::string blas_builder;   // sah | lbvh | ploc: the builder of a BLAS (and of a one-level BVH)
   std::string tlas_builder;   // sah | lbvh | ploc: the TLAS's
   uint32_t ploc_radius = 0;   // PLOC's nearest-neighbour search radius
+  std::string tapu;           // off | scene | 4 | 16: which instances the TLAS pulls up (TAPU)
   std::string fp16;           // none | leaf | mixed | all: which box nodes are FP16
   double fp16_threshold = 0;  // mixed: largest surface-area growth an FP16 box node may add
   std::string pack;           // single | pairs | strips

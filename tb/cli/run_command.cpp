@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "model/chip/config.h"
@@ -65,6 +66,7 @@ scene::BvhOptions bvh_options(const cfg::BvhConfig& config) {
   options.blas_builder = *scene::parse_builder(config.blas_builder);
   options.tlas_builder = *scene::parse_builder(config.tlas_builder);
   options.ploc_radius = config.ploc_radius;
+  options.tapu = *scene::parse_tapu_policy(config.tapu);
   options.fp16_threshold = config.fp16_threshold;
   options.max_leaf_size = config.max_leaf_size;
   options.split_budget = config.split_budget;

@@ -54,7 +54,7 @@ std::string format_run_report(const RunReport& r) {
     out += fmt::format("  two levels: {:.2f} TLAS and {:.2f} BLAS box nodes, {:.2f} instance nodes ({:.2f} vector "
                        "loads of 16 bytes), {:.2f} transforms (instances entered)\n",
                        per_ray(n.box_steps - n.blas_box_steps, n.rays), per_ray(n.blas_box_steps, n.rays),
-                       per_ray(n.instance_steps, n.rays), 4 * per_ray(n.instance_steps, n.rays),
+                       per_ray(n.instance_steps, n.rays), per_ray(n.instance_loads, n.rays),
                        per_ray(n.transforms, n.rays));
   if (n.faults) out += fmt::format("WARNING: {} steps faulted (a broken BVH or descriptor)\n", n.faults);
   if (r.timing) {
@@ -102,6 +102,19 @@ std::string format_run_report(const RunReport& r) {
   return out;
 }
 
+namespace {
+
+// What the BVH and its scene make of a ray, beside the engine's figures:
+// the top BVH's SAH cost (the TLAS's on two levels) and, on two levels,
+// instance nodes per ray.
+void add_bvh_figures(report::Headline& headline, const RunReport& r) {
+  headline.figures.push_back({"sah_cost", "operations", r.bvh.sah_cost});
+  if (r.scene_report)
+    headline.figures.push_back({"instance_nodes_per_ray", "nodes", per_ray(r.totals.instance_steps, r.totals.rays)});
+}
+
+}  // namespace
+
 report::Headline run_headline(const RunReport& r) {
   const traversal::TraceTotals& n = r.totals;
   if (!r.timing) {
@@ -111,6 +124,7 @@ report::Headline run_headline(const RunReport& r) {
                          {"hit_fraction", "fraction", per_ray(n.hits, n.rays)},
                          {"box_nodes_per_ray", "nodes", per_ray(n.box_steps, n.rays)},
                          {"triangle_tests_per_ray", "tests", per_ray(n.triangle_steps, n.rays)}};
+    add_bvh_figures(headline, r);
     return headline;
   }
   const TimingFigures& t = *r.timing;
@@ -125,6 +139,7 @@ report::Headline run_headline(const RunReport& r) {
       {"box_nodes_per_ray", "nodes", per_ray(n.box_steps, n.rays)},
       {"triangle_tests_per_ray", "tests", per_ray(n.triangle_steps, n.rays)},
   };
+  add_bvh_figures(headline, r);
   report::add_mshr_figures(headline, t);
   return headline;
 }
@@ -145,6 +160,8 @@ std::string run_report_json(const RunReport& r) {
   if (r.scene_report) {
     json.key("instances").value(r.scene_report->instances);
     json.key("placed_instances").value(r.scene_report->placed_instances);
+    json.key("pulled_up_instances").value(r.scene_report->pulled_up_instances);
+    json.key("instance_nodes").value(r.scene_report->instance_nodes);
     json.key("blases").value(r.scene_report->blases);
     json.key("unique_triangles").value(r.scene_report->unique_triangles);
   }
@@ -191,6 +208,7 @@ std::string run_report_json(const RunReport& r) {
     json.key("tlas_box_nodes").value(n.box_steps - n.blas_box_steps);
     json.key("blas_box_nodes").value(n.blas_box_steps);
     json.key("instance_nodes").value(n.instance_steps);
+    json.key("instance_loads").value(n.instance_loads);
     json.key("transforms").value(n.transforms);
   }
   json.key("faults").value(n.faults);

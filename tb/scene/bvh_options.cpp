@@ -16,6 +16,11 @@ constexpr std::array<std::pair<const char*, Fp16Policy>, 4> kFp16Policies = {{
 constexpr std::array<std::pair<const char*, BvhBuilder>, 3> kBuilders = {
     {{"sah", BvhBuilder::kSah}, {"lbvh", BvhBuilder::kLbvh}, {"ploc", BvhBuilder::kPloc}}};
 
+constexpr std::array<std::pair<const char*, TapuPolicy>, 4> kTapuPolicies = {{{"off", TapuPolicy::kOff},
+                                                                              {"scene", TapuPolicy::kScene},
+                                                                              {"4", TapuPolicy::kTapu4},
+                                                                              {"16", TapuPolicy::kTapu16}}};
+
 // A word table's name of `value` ("?" if absent), and its value of `word`.
 template <typename Table, typename Value>
 const char* name_in(const Table& table, Value value) {
@@ -36,6 +41,8 @@ const char* builder_name(BvhBuilder builder) { return name_in(kBuilders, builder
 std::optional<BvhBuilder> parse_builder(const std::string& word) { return value_in(kBuilders, word); }
 const char* fp16_policy_name(Fp16Policy policy) { return name_in(kFp16Policies, policy); }
 std::optional<Fp16Policy> parse_fp16_policy(const std::string& word) { return value_in(kFp16Policies, word); }
+const char* tapu_policy_name(TapuPolicy policy) { return name_in(kTapuPolicies, policy); }
+std::optional<TapuPolicy> parse_tapu_policy(const std::string& word) { return value_in(kTapuPolicies, word); }
 
 const char* quality_name(BvhQuality quality) { return quality == BvhQuality::kHigh ? "high" : "normal"; }
 

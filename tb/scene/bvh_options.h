@@ -41,6 +41,12 @@ enum class Fp16Policy : uint8_t { kNone, kLeaf, kMixed, kAll };
 // only); lbvh and ploc, the drivers' run-time builders (runtime_build.h).
 enum class BvhBuilder : uint8_t { kSah, kLbvh, kPloc };
 
+// Which instances the TLAS pulls up (TAPU, scene_bvh.h; Instance::tapu):
+// off: none; scene: those the scene flags (a glTF node's extras, the
+// default level's traffic lights and power lines), as a title flags a few;
+// 4 / 16: every instance, by one or two BLAS levels.
+enum class TapuPolicy : uint8_t { kOff, kScene, kTapu4, kTapu16 };
+
 struct BvhOptions {
   BvhQuality quality = BvhQuality::kNormal;
 
@@ -51,6 +57,7 @@ struct BvhOptions {
   BvhBuilder blas_builder = BvhBuilder::kSah;
   BvhBuilder tlas_builder = BvhBuilder::kSah;
   uint32_t ploc_radius = 10;
+  TapuPolicy tapu = TapuPolicy::kScene;
 
   // Mixed: a box node is stored as FP16 (64 B) when rounding its four child boxes
   // outward to binary16 grows their total surface area by at most this
@@ -100,6 +107,7 @@ const char* quality_name(BvhQuality quality);
 const char* packing_name(TrianglePacking pack);
 const char* fp16_policy_name(Fp16Policy policy);
 const char* builder_name(BvhBuilder builder);
+const char* tapu_policy_name(TapuPolicy policy);
 
 // "normal" / "high"; "single" / "pairs" / "strips". std::nullopt otherwise.
 std::optional<BvhQuality> parse_quality(const std::string& word);
@@ -108,6 +116,8 @@ std::optional<TrianglePacking> parse_packing(const std::string& word);
 std::optional<Fp16Policy> parse_fp16_policy(const std::string& word);
 // "sah" / "lbvh" / "ploc".
 std::optional<BvhBuilder> parse_builder(const std::string& word);
+// "off" / "scene" / "4" / "16".
+std::optional<TapuPolicy> parse_tapu_policy(const std::string& word);
 
 // Empty when valid, else one line naming the option: "bvh.max_leaf_size:
 // must be 1..4 (got 7)".

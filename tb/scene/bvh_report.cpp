@@ -34,6 +34,9 @@ std::string format_report(const SceneReport& r, const BvhReport& tlas) {
   };
   line("builders TLAS / BLAS", fmt::format("{} / {}", tlas.builder, r.blas_totals.builder));
   line("instances", fmt::format("{} ({} placed) of {} BLASes", r.instances, r.placed_instances, r.blases));
+  if (r.pulled_up_instances > 0)
+    line("TAPU", fmt::format("{} instances pulled up: {} instance nodes, {} more than one each",
+                             r.pulled_up_instances, r.instance_nodes, r.instance_nodes - r.placed_instances));
   line("triangles unique / placed", fmt::format("{} / {}", r.unique_triangles, r.instanced_triangles));
   line("TLAS box nodes fp16 / fp32", fmt::format("{} / {} ({:.1f}% fp16), depth {}", tlas.box16_nodes,
                                                    tlas.box32_nodes, 100 * tlas.fp16_fraction, tlas.depth));

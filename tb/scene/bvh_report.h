@@ -41,6 +41,8 @@ std::string format_report(const BvhReport& report);
 struct SceneReport {
   uint64_t instances = 0;         // in the scene
   uint64_t placed_instances = 0;  // with an instance node (the others' BLAS has no usable triangle)
+  uint64_t pulled_up_instances = 0;  // of those, with TAPU (4 or 16)
+  uint64_t instance_nodes = 0;       // TLAS leaves: one per placed instance, and per TAPU entry
   uint64_t blases = 0;
   uint64_t unique_triangles = 0;     // over the BLASes
   uint64_t instanced_triangles = 0;  // over the placed instances

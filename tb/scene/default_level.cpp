@@ -1005,11 +1005,12 @@ class LevelBuilder {
     placed_.push_back(0);
     return static_cast<uint32_t>(scene_.blases.size() - 1);
   }
-  void place(uint32_t blas, const Transform3x4& transform, uint8_t mask = 0xff) {
+  void place(uint32_t blas, const Transform3x4& transform, uint8_t mask = 0xff, uint8_t tapu = 0) {
     Instance instance;
     instance.blas = blas;
     instance.object_to_world = transform;
     instance.mask = mask;
+    instance.tapu = tapu;
     instance.node = scene_.blases[blas].name + "#" + std::to_string(placed_[blas]++);
     scene_.instances.push_back(std::move(instance));
   }
@@ -1035,6 +1036,11 @@ bool in_village(double x, double z) {
 // The camera stands on the main road's centre line under the near-side
 // traffic light's mast arm (the light at (7.5, -9.5), arm over x < 7.5).
 constexpr double kNearLightX = 7.5, kNearLightZ = -9.5;
+// The instances a title would flag for TLAS pull-up (TAPU, bvh.tapu:
+// scene): the seeds' own example, traffic lights whose mast arm leaves
+// their box mostly empty with the road under it, and the XDXR notes'
+// hanging power wires, long thin spans whose boxes cover the road.
+constexpr uint8_t kTrafficLightTapu = 4, kWiresTapu = 4;
 constexpr double kCameraX = 0.5, kCameraZ = kNearLightZ - 0.2;
 
 }  // namespace
@@ -1160,11 +1166,11 @@ Scene make_default_level() {
   }
 
   // The crossing: four traffic lights, their mast arms over the roads.
-  level.place(traffic_light, placement(on_ground(kNearLightX, kNearLightZ, 0), 0));   // the camera is under this one
-  level.place(traffic_light, placement(on_ground(kNearLightX, -kNearLightZ, 0), 0));  // far side, facing the camera
-  level.place(traffic_light, placement(on_ground(-7.5, 9.5, 0), kPi));
-  level.place(traffic_light, placement(on_ground(9.5, -7.5, 0), kPi / 2));
-  level.place(traffic_light, placement(on_ground(-9.5, -7.5, 0), -kPi / 2, -1, 1, 1));  // mirrored
+  level.place(traffic_light, placement(on_ground(kNearLightX, kNearLightZ, 0), 0), 0xff, kTrafficLightTapu);   // the camera is under this one
+  level.place(traffic_light, placement(on_ground(kNearLightX, -kNearLightZ, 0), 0), 0xff, kTrafficLightTapu);  // far side, facing the camera
+  level.place(traffic_light, placement(on_ground(-7.5, 9.5, 0), kPi), 0xff, kTrafficLightTapu);
+  level.place(traffic_light, placement(on_ground(9.5, -7.5, 0), kPi / 2), 0xff, kTrafficLightTapu);
+  level.place(traffic_light, placement(on_ground(-9.5, -7.5, 0), -kPi / 2, -1, 1, 1), 0xff, kTrafficLightTapu);  // mirrored
   for (const auto& p : std::array<std::array<double, 3>, 4>{
            {{-7.0, -7.0, 0}, {7.0, 7.0, kPi}, {-7.0, 7.2, kPi / 2}, {7.2, -7.0, -kPi / 2}}})
     level.place(sign, placement(on_ground(p[0], p[1], 0), p[2]));
@@ -1193,7 +1199,8 @@ Scene make_default_level() {
       level.place(k % 3 == 1 ? pole_transformer : pole, heading(foot, dx, dz, lift));
       tops.push_back(foot + P3{0, kWireAttachY * lift, 0});
     }
-    for (size_t k = 0; k + 1 < tops.size(); ++k) level.place(wires, span(tops[k], tops[k + 1], kSpan, lift));
+    for (size_t k = 0; k + 1 < tops.size(); ++k)
+      level.place(wires, span(tops[k], tops[k + 1], kSpan, lift), 0xff, kWiresTapu);
   }
 
   // Fences: along the main road outside the village and round the fields,

@@ -65,21 +65,28 @@ struct BvhLayout {
 //   bytes  56..63  the BLAS root's node pointer, 64-bit, absolute (its
 //                  unit is the BLAS's base: child pointers add base << 3)
 //   bytes  64..67  instance index (the scene's numbering)
-//   bytes  68..79  0
+//   bytes  68..71  the start node's pointer, relative to the BLAS (gpurt's
+//                  sideband blasNodePointer): the root's, or with TAPU a
+//                  node below it (scene_bvh.h)
+//   bytes  72..79  0
 //   bytes  80..127 object-to-world 3x4
-// A traversal reads the first 64 bytes (four 16-byte loads); the second
-// half is for the hit (index, object-to-world).
+// A traversal reads the first 64 bytes (four 16-byte loads), and bytes
+// 64..79 too where the image has TAPU entries (EncodedBvh::tapu: gpurt
+// reads blasNodePointer when rebraid is on); the rest is for the hit
+// (index, object-to-world).
 struct InstanceNode {
   Transform3x4 world_to_object;
   uint32_t id = 0;
   uint8_t mask = 0xff;
   uint64_t blas_root = 0;
+  uint32_t start = static_cast<uint32_t>(NodeType::kBox32);  // the root, at the BLAS's unit 0
   uint32_t index = 0;
   Transform3x4 object_to_world;
 };
 constexpr NodeType kInstanceNodeType = NodeType::kReserved6;  // the drivers' "user node 0"
 constexpr uint32_t kInstanceNodeBytes = 128;
-constexpr uint32_t kInstanceTraversalBytes = 64;  // the part a traversal loads
+constexpr uint32_t kInstanceTraversalBytes = 64;      // the part a traversal loads
+constexpr uint32_t kInstanceTapuTraversalBytes = 80;  // with TAPU entries: and the start pointer's 16 bytes
 void encode_instance(const InstanceNode& node, uint8_t* out /* 128 bytes */);
 InstanceNode decode_instance(const uint8_t* bytes /* 128 bytes */);
 
@@ -89,6 +96,7 @@ struct EncodedBvh : BvhLayout {
   Descriptor descriptor;  // base, size, box_sort = 1, box_grow, return mode
   Opcode op = Opcode::kBvh;  // kBvh64 when a unit lies past 32-bit pointers' reach
   bool parent_links = false;  // every BVH in it has its parent links (BvhOptions::parent_links)
+  bool tapu = false;          // some instance node starts below its BLAS's root (scene_bvh.h: TAPU)
 
   // Two levels: every BLAS, by the scene's BLAS index; and the instance
   // nodes, from first_instance_unit two units each, in the order

@@ -110,15 +110,17 @@ std::string node_path(const aiNode& node) {
   return path;
 }
 
-// The node's visibility mask from glTF extras {"tdsim": {"mask": 0-255}}
-// (Assimp keeps a node's extras as its metadata); 0xff without one.
-uint8_t node_mask(const aiNode& node) {
-  if (node.mMetaData == nullptr) return 0xff;
+// A whole number from the node's glTF extras {"tdsim": {key: value}}
+// (Assimp keeps a node's extras as its metadata): `fallback` without one;
+// `rule` says what the value must be, `allowed` checks it.
+template <typename Allowed>
+int node_extra(const aiNode& node, const char* key, int fallback, const char* rule, Allowed allowed) {
+  if (node.mMetaData == nullptr) return fallback;
   aiMetadata tdsim;
-  if (!node.mMetaData->Get("tdsim", tdsim)) return 0xff;
-  const std::string where = "node '" + node_path(node) + "': extras tdsim.mask";
+  if (!node.mMetaData->Get("tdsim", tdsim)) return fallback;
+  const std::string where = fmt::format("node '{}': extras tdsim.{}", node_path(node), key);
   for (unsigned k = 0; k < tdsim.mNumProperties; ++k) {
-    if (std::string(tdsim.mKeys[k].C_Str()) != "mask") continue;
+    if (std::string(tdsim.mKeys[k].C_Str()) != key) continue;
     const aiMetadataEntry& entry = tdsim.mValues[k];
     double value = -1;
     switch (entry.mType) {
@@ -126,13 +128,25 @@ uint8_t node_mask(const aiNode& node) {
       case AI_UINT64: value = static_cast<double>(*static_cast<const uint64_t*>(entry.mData)); break;
       case AI_FLOAT: value = *static_cast<const float*>(entry.mData); break;
       case AI_DOUBLE: value = *static_cast<const double*>(entry.mData); break;
-      default: throw SceneError(where + ": must be a whole number 0..255");
+      default: throw SceneError(fmt::format("{}: must be {}", where, rule));
     }
-    if (!(value >= 0 && value <= 255) || value != static_cast<double>(static_cast<int>(value)))
-      throw SceneError(fmt::format("{}: must be a whole number 0..255 (got {})", where, value));
-    return static_cast<uint8_t>(value);
+    if (!(value >= 0 && value <= 255) || value != static_cast<double>(static_cast<int>(value)) ||
+        !allowed(static_cast<int>(value)))
+      throw SceneError(fmt::format("{}: must be {} (got {})", where, rule, value));
+    return static_cast<int>(value);
   }
-  return 0xff;
+  return fallback;
+}
+
+// The node's visibility mask, {"tdsim": {"mask": 0-255}}; 0xff without one.
+uint8_t node_mask(const aiNode& node) {
+  return static_cast<uint8_t>(node_extra(node, "mask", 0xff, "a whole number 0..255", [](int) { return true; }));
+}
+
+// The node's TLAS pull-up, {"tdsim": {"tapu": 0, 4 or 16}}; 0 without one.
+uint8_t node_tapu(const aiNode& node) {
+  return static_cast<uint8_t>(
+      node_extra(node, "tapu", 0, "0, 4 or 16", [](int value) { return value == 0 || value == 4 || value == 16; }));
 }
 
 // Every (node, mesh) pair in a depth-first pre-order walk from the root,
@@ -142,6 +156,7 @@ struct PlacedMesh {
   uint32_t mesh = 0;
   std::array<double, 12> transform{};
   uint8_t mask = 0xff;
+  uint8_t tapu = 0;
   std::string node;
 };
 void place_meshes(const aiNode& node, const std::array<double, 12>& parent, std::vector<PlacedMesh>& out) {
@@ -155,12 +170,12 @@ void place_meshes(const aiNode& node, const std::array<double, 12>& parent, std:
       world[4 * r + c] = parent[4 * r] * l[0][c] + parent[4 * r + 1] * l[1][c] + parent[4 * r + 2] * l[2][c] +
                          (c == 3 ? parent[4 * r + 3] : 0.0);
   if (node.mNumMeshes > 0) {
-    const uint8_t mask = node_mask(node);
+    const uint8_t mask = node_mask(node), tapu = node_tapu(node);
     const std::string path = node_path(node);
     for (unsigned k = 0; k < node.mNumMeshes; ++k) {
       if (out.size() >= kMaxInstances)
         throw SceneError(fmt::format("more than 2^24 instances (node '{}')", path));
-      out.push_back(PlacedMesh{node.mMeshes[k], world, mask, path});
+      out.push_back(PlacedMesh{node.mMeshes[k], world, mask, tapu, path});
     }
   }
   for (unsigned c = 0; c < node.mNumChildren; ++c) place_meshes(*node.mChildren[c], world, out);
@@ -181,6 +196,7 @@ void write_scene(std::ofstream& out, const aiScene& scene) {
     write_pod(out, p.mesh);
     write_pod(out, p.transform);
     write_pod(out, p.mask);
+    write_pod(out, p.tapu);
     write_string(out, p.node);
   }
 }
@@ -392,14 +408,18 @@ Scene load_scene(const std::string& path, const tb::ForkLimits& limits) {
       mesh.name = fmt::format("{}#{}{}", path, m, name.empty() ? "" : " (" + name + ")");
       reader.mesh(mesh);
     }
-    const uint64_t placements = reader.count(sizeof(uint32_t) + 12 * sizeof(double) + 1 + 4);
+    const uint64_t placements = reader.count(sizeof(uint32_t) + 12 * sizeof(double) + 1 + 1 + 4);
     scene.instances.resize(placements);
     for (uint64_t i = 0; i < placements; ++i) {
       Instance& instance = scene.instances[i];
       instance.blas = reader.pod<uint32_t>();
       const auto transform = reader.pod<std::array<double, 12>>();
       instance.mask = reader.pod<uint8_t>();
+      instance.tapu = reader.pod<uint8_t>();
       instance.node = "node '" + reader.string() + "'";
+      if (instance.tapu != 0 && instance.tapu != 4 && instance.tapu != 16)
+        throw SceneError(fmt::format("{}: {}: tapu {} (the importer's answer is broken)", path, instance.node,
+                                     instance.tapu));
       if (instance.blas >= meshes)
         throw SceneError(fmt::format("{}: {}: mesh {} of {}", path, instance.node, instance.blas, meshes));
       for (int k = 0; k < 12; ++k) {

@@ -46,6 +46,10 @@ struct Instance {
   Transform3x4 object_to_world;
   uint8_t mask = 0xff;  // the ray's mask AND this must be non-zero for the ray to enter
   uint32_t id = 0;      // user id, 24 bits (InstanceID() in DXR); 0 by default
+  // TLAS pull-up (TAPU, seeds 001 and 003; XDXR's INSTANCE_FLAG_TAPU4/16):
+  // 0, or 4 / 16: the TLAS gets this instance's BLAS's first / second level
+  // of boxes instead of one box (scene_bvh.h), under BvhOptions::tapu scene.
+  uint8_t tapu = 0;
   std::string node;     // where it came from (a file's node path, a generator's part name): errors name it
 };
 

@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "tb/scene/bvh_encoder.h"
 #include "tb/scene/embree_build.h"
@@ -43,6 +46,46 @@ Aabb root_bounds(const BvhTree& tree, const BoxNodes& nodes) {
   return box;
 }
 
+// Where an instance is entered: its BLAS's root (depth 0), the root's
+// child in slot[0] (depth 1), or that child's child in slot[1] (depth 2);
+// with the node's object-space box as its parent stores it.
+struct BlasEntry {
+  uint8_t depth = 0;
+  std::array<uint8_t, 2> slot{};
+  Aabb box;
+};
+
+// The entries TAPU `tapu` (0, 4, 16) makes of a BLAS.
+std::vector<BlasEntry> blas_entries(const BvhTree& tree, const BoxNodes& plan, uint32_t tapu) {
+  if (tapu == 0) return {BlasEntry{0, {}, root_bounds(tree, plan)}};
+  std::vector<BlasEntry> out;
+  const BvhBoxNode& root = tree.nodes[0];
+  for (uint8_t s = 0; s < root.slot_count; ++s) {
+    const BvhSlot& slot = root.slots[s];
+    if (tapu == 4 || slot.is_triangle) {
+      out.push_back(BlasEntry{1, {s, 0}, plan.boxes[0].box[s]});
+      continue;
+    }
+    for (uint8_t c = 0; c < tree.nodes[slot.index].slot_count; ++c)
+      out.push_back(BlasEntry{2, {s, c}, plan.boxes[slot.index].box[c]});
+  }
+  return out;
+}
+
+// The node pointer (relative to the BLAS) of an entry, read from the
+// encoded BLAS at byte `base` the way a walk would follow it.
+uint32_t entry_pointer(const MemoryImage& memory, uint64_t base, const BlasEntry& entry) {
+  uint32_t pointer = static_cast<uint32_t>(NodeType::kBox32);  // the root, at unit 0
+  for (uint8_t level = 0; level < entry.depth; ++level) {
+    const NodePtr node{pointer};
+    uint8_t bytes[kMaxNodeBytes];
+    const bool fp16 = node.type() == NodeType::kBox16;
+    memory.read(base + node.unit() * kNodeUnitBytes, bytes, fp16 ? 64 : 128);
+    pointer = (fp16 ? decode_box16(bytes) : decode_box32(bytes)).child[entry.slot[level]];
+  }
+  return pointer;
+}
+
 }  // namespace
 
 void encode_instance(const InstanceNode& node, uint8_t* out) {
@@ -53,6 +96,7 @@ void encode_instance(const InstanceNode& node, uint8_t* out) {
   put_u32(out + 56, static_cast<uint32_t>(node.blas_root));
   put_u32(out + 60, static_cast<uint32_t>(node.blas_root >> 32));
   put_u32(out + 64, node.index);
+  put_u32(out + 68, node.start);
   for (int i = 0; i < 12; ++i) put_f32(out + 80 + 4 * i, node.object_to_world.m[i]);
 }
 
@@ -64,6 +108,7 @@ InstanceNode decode_instance(const uint8_t* bytes) {
   node.mask = static_cast<uint8_t>(id_and_mask >> 24);
   node.blas_root = get_u32(bytes + 56) | uint64_t{get_u32(bytes + 60)} << 32;
   node.index = get_u32(bytes + 64);
+  node.start = get_u32(bytes + 68);
   for (int i = 0; i < 12; ++i) node.object_to_world.m[i] = get_f32(bytes + 80 + 4 * i);
   return node;
 }
@@ -128,10 +173,20 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options, unsign
   report.instances = scene.instances.size();
   report.blases = scene.blases.size();
 
-  // Each BLAS once: its tree and its root's stored bounds.
+  // Each BLAS once: its tree and where its instances may be entered (the
+  // root; with TAPU, nodes below it: [b][0, 1, 2] for tapu 0, 4, 16).
   std::vector<BvhTree> trees(scene.blases.size());
-  std::vector<Aabb> blas_bounds(scene.blases.size(), empty_box());
+  std::vector<std::array<std::vector<BlasEntry>, 3>> entries(scene.blases.size());
   std::vector<bool> usable(scene.blases.size(), false);
+  const auto tapu_level = [&](const Instance& instance) {
+    switch (options.tapu) {
+      case TapuPolicy::kOff: return 0;
+      case TapuPolicy::kTapu4: return 1;
+      case TapuPolicy::kTapu16: return 2;
+      case TapuPolicy::kScene: break;
+    }
+    return instance.tapu == 16 ? 2 : instance.tapu == 4 ? 1 : 0;
+  };
   for (size_t b = 0; b < scene.blases.size(); ++b) {
     const Mesh& mesh = scene.blases[b];
     report.unique_triangles += mesh.triangle_count();
@@ -140,11 +195,19 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options, unsign
     trees[b] = options.blas_builder == BvhBuilder::kSah
                    ? build_bvh_tree(mesh, options)
                    : build_runtime_tree(mesh, options.blas_builder, options.ploc_radius, threads);
-    blas_bounds[b] = root_bounds(trees[b], plan_box_nodes(trees[b], Fp16Choice::of(options), true));
   }
+  for (const Instance& instance : scene.instances)
+    if (instance.blas < scene.blases.size() && usable[instance.blas]) {
+      std::vector<BlasEntry>& list = entries[instance.blas][tapu_level(instance)];
+      if (list.empty())
+        list = blas_entries(trees[instance.blas], plan_box_nodes(trees[instance.blas], Fp16Choice::of(options), true),
+                            std::array<uint32_t, 3>{0, 4, 16}[tapu_level(instance)]);
+    }
 
-  // The TLAS over the placed instances' world boxes.
-  std::vector<Aabb> boxes(scene.instances.size(), empty_box());
+  // The TLAS over the placed instances' entries' world boxes: leaves[k]
+  // is (instance, entry index), boxes[k] its box.
+  std::vector<std::pair<uint32_t, uint32_t>> leaves;
+  std::vector<Aabb> boxes;
   std::vector<Transform3x4> world_to_object(scene.instances.size());
   for (size_t i = 0; i < scene.instances.size(); ++i) {
     const Instance& instance = scene.instances[i];
@@ -155,8 +218,15 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options, unsign
     for (float v : instance.object_to_world.m)
       if (!std::isfinite(v)) throw SceneError(fmt::format("{}: transform has a non-finite entry", where));
     world_to_object[i] = inverse(instance.object_to_world, where);
+    if (instance.tapu != 0 && instance.tapu != 4 && instance.tapu != 16)
+      throw SceneError(fmt::format("{}: tapu {} (0, 4 or 16)", where, instance.tapu));
     if (!usable[instance.blas]) continue;
-    boxes[i] = world_box(blas_bounds[instance.blas], instance.object_to_world);
+    const std::vector<BlasEntry>& list = entries[instance.blas][tapu_level(instance)];
+    for (uint32_t e = 0; e < list.size(); ++e) {
+      leaves.emplace_back(static_cast<uint32_t>(i), e);
+      boxes.push_back(world_box(list[e].box, instance.object_to_world));
+    }
+    report.pulled_up_instances += tapu_level(instance) > 0;
     ++report.placed_instances;
     report.instanced_triangles += scene.blases[instance.blas].triangle_count();
   }
@@ -170,15 +240,19 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options, unsign
   // FP32 throughout, as gpurt builds a TLAS (bvh_options.h: Fp16Policy).
   const BoxNodes tlas_nodes = plan_box_nodes(tlas, Fp16Choice::fp32(), false);
 
-  // Instance nodes in the order the TLAS first addresses them (each once: no splits).
-  std::vector<uint32_t> ordinal_of(scene.instances.size(), kNoPrimitive);
+  // Instance nodes, one per TLAS leaf, in the order the TLAS first
+  // addresses them (each once: no splits).
+  std::vector<uint32_t> ordinal_of(leaves.size(), kNoPrimitive), leaf_of_ordinal;
   for (const BvhBoxNode& node : tlas.nodes)
     for (uint32_t s = 0; s < node.slot_count; ++s)
       if (node.slots[s].is_triangle && ordinal_of[node.slots[s].index] == kNoPrimitive) {
-        ordinal_of[node.slots[s].index] = static_cast<uint32_t>(bvh.instance_index.size());
-        bvh.instance_index.push_back(node.slots[s].index);
-        bvh.instance_blas.push_back(scene.instances[node.slots[s].index].blas);
+        const uint32_t leaf = node.slots[s].index, instance = leaves[leaf].first;
+        ordinal_of[leaf] = static_cast<uint32_t>(bvh.instance_index.size());
+        leaf_of_ordinal.push_back(leaf);
+        bvh.instance_index.push_back(instance);
+        bvh.instance_blas.push_back(scene.instances[instance].blas);
       }
+  report.instance_nodes = bvh.instance_index.size();
   bvh.first_instance_unit = align_up(tlas_nodes.unit_count, 2);
   const uint64_t tlas_units = bvh.first_instance_unit + 2 * bvh.instance_index.size();
 
@@ -224,9 +298,9 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options, unsign
   write_box_nodes(
       tlas, tlas_nodes,
       [&](uint32_t node, uint32_t slot) {
-        const uint32_t instance = tlas.nodes[node].slots[slot].index;
+        const uint32_t leaf = tlas.nodes[node].slots[slot].index;
         return static_cast<uint32_t>(
-            NodePtr::make(bvh.first_instance_unit + 2 * uint64_t{ordinal_of[instance]}, kInstanceNodeType).raw);
+            NodePtr::make(bvh.first_instance_unit + 2 * uint64_t{ordinal_of[leaf]}, kInstanceNodeType).raw);
       },
       bvh.memory, top, links ? &tlas_links : nullptr);
   if (links) write_parent_links(tlas_links, tlas_base_unit, bvh.memory);
@@ -235,11 +309,14 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options, unsign
     const uint32_t i = bvh.instance_index[k];
     const Instance& instance = scene.instances[i];
     const BvhLayout& blas = bvh.blases[instance.blas];
+    const BlasEntry& entry = entries[instance.blas][tapu_level(instance)][leaves[leaf_of_ordinal[k]].second];
     InstanceNode node;
     node.world_to_object = world_to_object[i];
     node.id = instance.id;
     node.mask = instance.mask;
     node.blas_root = (blas.base_unit << 3) + blas.root;
+    node.start = entry_pointer(bvh.memory, (tlas_base_unit + blas.base_unit) * kNodeUnitBytes, entry);
+    bvh.tapu = bvh.tapu || entry.depth > 0;
     node.index = i;
     node.object_to_world = instance.object_to_world;
     encode_instance(node, bytes);

@@ -1,7 +1,15 @@
 // scene_bvh.h — a two-level Scene to one traceable image: every BLAS built
-// once (Embree SAH, its root an FP32 box node), a TLAS (Embree SAH over the
-// instances' world boxes) whose leaves are instance nodes, laid out as
-// encoded_bvh.h describes.
+// once (bvh.blas_builder, its root an FP32 box node), a TLAS
+// (bvh.tlas_builder) over the instances' world boxes whose leaves are
+// instance nodes, laid out as encoded_bvh.h describes.
+//
+// TLAS pull-up (TAPU: seeds 001 and 003, XDXR's INSTANCE_FLAG_TAPU4 and
+// TAPU16): an instance with tapu 4 gives the TLAS builder the world boxes
+// of its BLAS root's children instead of one box, tapu 16 those of its
+// grandchildren (a child that is a triangle node stays as it is); each
+// becomes a TLAS leaf of its own, an instance node whose start pointer
+// (gpurt's blasNodePointer) is that node of the BLAS. A ray passing
+// through the instance's empty space then meets no instance node.
 #pragma once
 
 #include "tb/scene/bvh_options.h"

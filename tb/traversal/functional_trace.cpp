@@ -18,6 +18,7 @@ void TraceTotals::add(const TraversalCounters& counters, bool hit) {
   max_stack = std::max(max_stack, counters.max_stack);
   blas_box_steps += counters.blas_box_steps;
   instance_steps += counters.instance_steps;
+  instance_loads += counters.instance_loads;
   transforms += counters.transforms;
   parent_loads += counters.parent_loads;
   reissues += counters.reissues;
@@ -29,7 +30,7 @@ void walk(const scene::EncodedBvh& bvh, RayTraversal& traversal) {
   while (!traversal.done()) {
     if (traversal.wants_load()) {  // the instance step's or the way back's loads, straight from memory
       const RayTraversal::LoadRequest request = traversal.load_request();
-      std::array<uint32_t, 16> dwords{};
+      RayTraversal::LoadedDwords dwords{};
       bvh.memory.read(request.address, reinterpret_cast<uint8_t*>(dwords.data()), 16 * (request.count - 1) + 4 * request.dwords);
       traversal.consume_loaded(dwords);
       continue;

@@ -23,6 +23,7 @@ struct TraceTotals {
   uint32_t max_stack = 0;
   uint64_t blas_box_steps = 0;
   uint64_t instance_steps = 0;
+  uint64_t instance_loads = 0;
   uint64_t transforms = 0;
   uint64_t parent_loads = 0;
   uint64_t reissues = 0;

@@ -35,7 +35,7 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
   u_ = v_ = 0;
   box_steps_ = triangle_steps_ = restarts_ = dropped_entries_ = faults_ = 0;
   blas_box_steps_ = instance_steps_ = transforms_ = 0;
-  parent_loads_ = reissues_ = 0;
+  parent_loads_ = reissues_ = instance_loads_ = 0;
   if (parent_pointers_) climb_ = Climb{kInvalidChild, kInvalidChild, 0, false};
   instance_mask_ = options.instance_mask;
   world_origin_ = ray.origin;
@@ -168,7 +168,7 @@ void RayTraversal::next_node_parent_pointers() {
   }
   // Back to the TLAS: the BLAS's own entries all popped, or the way back
   // came up to its root; the way back then goes on from the instance node.
-  if (in_blas_ && (climb_.blas_pushes == 0 || climb_.prev == kBlasRootPointer)) {
+  if (in_blas_ && (climb_.blas_pushes == 0 || climb_.prev == blas_start_)) {
     leave_blas();
     climb_.prev = instance_node_;
   }
@@ -206,15 +206,18 @@ void RayTraversal::consume_parent_link(uint32_t link) {
 RayTraversal::LoadRequest RayTraversal::load_request() const {
   if (parent_pointers_ && climb_.loading_parent)
     return LoadRequest{current_base_address() - 4 * (uint64_t{climb_.prev} >> 3) - 4, 1, 1};
-  return LoadRequest{bvh_->descriptor.base_address() + (uint64_t{instance_node_} >> 3) * kNodeUnitBytes, kMaxLoads,
+  const uint32_t bytes = bvh_->tapu ? scene::kInstanceTapuTraversalBytes : scene::kInstanceTraversalBytes;
+  return LoadRequest{bvh_->descriptor.base_address() + (uint64_t{instance_node_} >> 3) * kNodeUnitBytes, bytes / 16,
                      4};
 }
 
-void RayTraversal::consume_loaded(const std::array<uint32_t, 16>& dwords) {
-  if (parent_pointers_ && climb_.loading_parent)
+void RayTraversal::consume_loaded(const LoadedDwords& dwords) {
+  if (parent_pointers_ && climb_.loading_parent) {
     consume_parent_link(dwords[0]);
-  else
-    consume_instance(dwords);
+    return;
+  }
+  instance_loads_ += load_request().count;
+  consume_instance(dwords);
 }
 
 void RayTraversal::consume(const LaneResult& result) {
@@ -283,7 +286,7 @@ void RayTraversal::go_to(uint32_t node_ptr, uint32_t level) {
   level_ = static_cast<uint8_t>(level);
 }
 
-void RayTraversal::consume_instance(const std::array<uint32_t, 16>& dwords) {
+void RayTraversal::consume_instance(const LoadedDwords& dwords) {
   loading_ = false;
   if (((dwords[12] >> 24) & instance_mask_) == 0) {  // masked out: a leaf with nothing in it
     finish_node();
@@ -297,17 +300,20 @@ void RayTraversal::consume_instance(const std::array<uint32_t, 16>& dwords) {
   ray.origin = scene::apply_point(world_to_object, world_origin_);
   ray.dir = scene::apply_direction(world_to_object, world_dir_);
   for (int a = 0; a < 3; ++a) ray.inv_dir[a] = 1.0f / ray.dir[a];
-  lane_ = LaneInput::from_ray(ray, blas_root, bvh_->op);
+  if ((blas_root & 7u) != (kBlasRootPointer & 7u))
+    throw std::logic_error("traversal: a BLAS root that is not an FP32 box node");
+  blas_base_ptr_ = blas_root & ~uint64_t{7};
+  // The start node: the root, or with TAPU the node below it the instance
+  // node names (bytes 68..71, gpurt's blasNodePointer).
+  blas_start_ = bvh_->tapu ? dwords[17] : kBlasRootPointer;
+  lane_ = LaneInput::from_ray(ray, blas_base_ptr_ + blas_start_, bvh_->op);
   ++transforms_;
   blas_entry_box_steps_ = box_steps_;  // the BLAS's box steps are counted on the way out
-  blas_base_ptr_ = blas_root & ~uint64_t{7};
   if (parent_pointers_) {
-    if ((blas_root & 7u) != (kBlasRootPointer & 7u))
-      throw std::logic_error("traversal: a BLAS root that is not an FP32 box node");
     in_blas_ = true;
     climb_.blas_pushes = 0;
     climb_.from = kInvalidChild;
-    go_to(kBlasRootPointer, 0);
+    go_to(blas_start_, 0);
     return;
   }
   // On the trail the instance node is a level with one hit child, the BLAS root.

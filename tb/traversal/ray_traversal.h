@@ -81,6 +81,7 @@ struct TraversalCounters {
   uint32_t faults = 0;          // results that were not a node test (all ones): a broken BVH
   uint32_t blas_box_steps = 0;  // of box_steps, on BLAS box nodes (below an instance node)
   uint32_t instance_steps = 0;  // instructions on instance nodes (each followed by the instance's loads)
+  uint32_t instance_loads = 0;  // 16-byte vector loads of instance nodes (four each, five with TAPU)
   uint32_t transforms = 0;      // instances entered (mask passed, ray transformed)
   uint32_t parent_loads = 0;    // parent pointers: parent links loaded (the stack ran dry after a drop)
   uint32_t reissues = 0;        // parent pointers: box nodes issued again on the way back (of box_steps)
@@ -131,24 +132,27 @@ class alignas(64) RayTraversal {
   // Loads before the next instruction (wants_load()): `count` loads of
   // `dwords` dwords, the k-th at address + 16 k. The instance step (two
   // levels): the instance node's first kInstanceTraversalBytes (64), four
-  // loads of four dwords. The way back (parent pointers): one dword, the
-  // parent link. consume_loaded() takes them (dwords little-endian, as the
-  // loads return them; the parent link in dwords[0]).
+  // loads of four dwords, and a fifth for its start pointer when the image
+  // has TAPU entries (kInstanceTapuTraversalBytes). The way back (parent
+  // pointers): one dword, the parent link. consume_loaded() takes them
+  // (dwords little-endian, as the loads return them; the parent link in
+  // dwords[0]).
   struct LoadRequest {
     uint64_t address = 0;
     uint32_t count = 0, dwords = 0;
   };
-  static constexpr uint32_t kMaxLoads = 4;  // a request's most loads
+  static constexpr uint32_t kMaxLoads = scene::kInstanceTapuTraversalBytes / 16;  // a request's most loads
+  using LoadedDwords = std::array<uint32_t, 4 * kMaxLoads>;
   bool wants_load() const { return loading_; }
   LoadRequest load_request() const;
-  void consume_loaded(const std::array<uint32_t, 16>& dwords);
+  void consume_loaded(const LoadedDwords& dwords);
 
   scene::RayHit hit() const;
   TraversalCounters counters() const {
     // (A walk that ends in a BLAS has not counted that BLAS's box steps yet.)
     const uint32_t blas_box_steps = blas_box_steps_ + (in_blas_ ? box_steps_ - blas_entry_box_steps_ : 0);
-    return TraversalCounters{box_steps_, triangle_steps_, restarts_,   dropped_entries_, max_stack_,   faults_,
-                             blas_box_steps, instance_steps_, transforms_, parent_loads_, reissues_};
+    return TraversalCounters{box_steps_,     triangle_steps_, restarts_, dropped_entries_, max_stack_,   faults_,
+                             blas_box_steps, instance_steps_, instance_loads_, transforms_, parent_loads_, reissues_};
   }
 
   // Heap bytes a walk adds when its stack or trail outgrows what it holds
@@ -171,7 +175,7 @@ class alignas(64) RayTraversal {
   void consume_box(const LaneResult& result);
   void consume_box_parent_pointers(const LaneResult& result, uint32_t hits);
   void consume_triangle(const LaneResult& result);
-  void consume_instance(const std::array<uint32_t, 16>& dwords);
+  void consume_instance(const LoadedDwords& dwords);
   void consume_parent_link(uint32_t link);
   void finish_node();  // the current node's subtree is done: find the next
   void next_node_parent_pointers();  // finish_node() with parent pointers (the drivers' loop top)
@@ -244,12 +248,14 @@ class alignas(64) RayTraversal {
   uint32_t hit_instance_ = 0;      // the hit's scene instance index (0 for one level)
   uint32_t blas_box_steps_ = 0, instance_steps_ = 0, transforms_ = 0;
   uint32_t blas_entry_box_steps_ = 0;  // box_steps_ when the walk entered the BLAS it is in
+  uint32_t blas_start_ = 0;        // in_blas_: the node the walk entered it at (relative; TAPU: below its root)
   uint8_t instance_level_ = 0;     // in_blas_: the instance node's level
   uint8_t instance_mask_ = 0xff;   // the options'
   bool front_face_ = false;        // the hit's
-  // Line 4, the way back by parent pointers only.
+  // Line 4, the way back by parent pointers, and the instance step's loads.
   alignas(64) uint32_t parent_loads_ = 0;
   uint32_t reissues_ = 0;
+  uint32_t instance_loads_ = 0;
 };
 
 }  // namespace td::traversal

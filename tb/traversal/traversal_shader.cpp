@@ -28,9 +28,9 @@ inline void prefetch_walk(const RayTraversal& walk) {
 }
 
 // The configuration's memory estimate counts a shader lane at this bound.
-// (Two levels add the instance step's 64 bytes of loaded data a lane.)
+// (Two levels add the instance step's loaded data, 80 bytes a lane.)
 static_assert(sizeof(RayTraversal) + RayTraversal::spill_bytes() + sizeof(scene::SceneRay) + sizeof(uint64_t) + 1 +
-                      sizeof(std::array<uint32_t, 16>) <=
+                      sizeof(RayTraversal::LoadedDwords) <=
                   chip::kShaderLaneBytes,
               "a shader lane outgrew chip::kShaderLaneBytes: raise it");
 
@@ -256,7 +256,7 @@ bool TraversalShader::loads_returned(size_t index, uint64_t complete_cycle) {
   for (uint64_t lanes = wave.load_lanes; lanes != 0; lanes &= lanes - 1) {
     const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
     RayTraversal& walk = wave.lanes[lane];
-    instance_step = instance_step || wave.load_request[lane].count == RayTraversal::kMaxLoads;
+    instance_step = instance_step || wave.load_request[lane].dwords == 4;  // (a parent link is one dword)
     walk.consume_loaded(wave.load_data[lane]);
     if (walk.wants_load()) {  // masked out, and the way back wants a parent link
       wave.wants_loads |= uint64_t{1} << lane;

@@ -117,7 +117,7 @@ class TraversalShader final : public timing::WaveClient {
     uint32_t live_lanes = 0;
     // Loads (two levels, parent pointers). `wants_loads`: the lanes whose
     // walk wants loads (RayTraversal::load_request: an instance node's four,
-    // a parent link's one) after the instruction in flight. In the load
+    // five with TAPU, a parent link's one) after the instruction in flight. In the load
     // phase, `load_lanes` are the lanes loading, `load_count` the most loads
     // one of them wants (load k's EXEC: the lanes wanting more than k),
     // `loads_to_issue` and `loads_in_flight` count them, and `load_data`
@@ -128,7 +128,7 @@ class TraversalShader final : public timing::WaveClient {
     uint32_t load_count = 0;
     uint32_t loads_to_issue = 0;
     uint32_t loads_in_flight = 0;
-    std::vector<std::array<uint32_t, 16>> load_data;
+    std::vector<RayTraversal::LoadedDwords> load_data;
     // Per lane, the walk's request, taken when the walk (hot then) made it:
     // the loads read it, not the walk's cold line.
     std::vector<RayTraversal::LoadRequest> load_request;

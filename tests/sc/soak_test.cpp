@@ -151,6 +151,7 @@ cfg::Config draw_config(uint64_t seed) {
   c.bvh.blas_builder = builder();
   c.bvh.tlas_builder = builder();
   c.bvh.ploc_radius = d.whole(1, 64);
+  c.bvh.tapu = d.chance(0.25) ? "off" : d.chance(0.33) ? "scene" : d.chance(0.5) ? "4" : "16";
   c.bvh.quality = d.chance(0.5) ? "normal" : "high";
   c.bvh.fp16 = d.chance(0.25) ? "none" : d.chance(0.33) ? "leaf" : d.chance(0.5) ? "all" : "mixed";
   c.bvh.fp16_threshold = d.number(-1, 1000);

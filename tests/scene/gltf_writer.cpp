@@ -37,6 +37,7 @@ void walk(const std::vector<GltfNode>& nodes, uint32_t index, const Matrix& pare
     instance.blas = *node.mesh;
     for (int i = 0; i < 12; ++i) instance.object_to_world.m[i] = static_cast<float>(world[i]);
     instance.mask = node.mask ? static_cast<uint8_t>(*node.mask) : 0xff;
+    instance.tapu = node.tapu ? static_cast<uint8_t>(*node.tapu) : 0;
     instance.node = node.name;
     out.push_back(instance);
   }
@@ -123,7 +124,10 @@ void write_gltf(const std::string& path, const std::vector<Mesh>& meshes, const 
         node.name, t[0], t[4], t[8], t[1], t[5], t[9], t[2], t[6], t[10], t[3], t[7], t[11]);
     if (node.mesh) entry += fmt::format(",\"mesh\":{}", *node.mesh);
     if (!node.children.empty()) entry += ",\"children\":[" + list(node.children) + "]";
-    if (node.mask) entry += fmt::format(",\"extras\":{{\"tdsim\":{{\"mask\":{}}}}}", *node.mask);
+    std::string extras;
+    if (node.mask) extras += fmt::format("\"mask\":{}", *node.mask);
+    if (node.tapu) extras += fmt::format("{}\"tapu\":{}", extras.empty() ? "" : ",", *node.tapu);
+    if (!extras.empty()) entry += ",\"extras\":{\"tdsim\":{" + extras + "}}";
     node_list += (n ? "," : "") + entry + "}";
   }
   std::ofstream out(path, std::ios::trunc);

@@ -18,6 +18,7 @@ struct GltfNode {
   std::optional<uint32_t> mesh;
   std::vector<uint32_t> children;
   std::optional<int> mask;  // extras {"tdsim": {"mask": N}} (any int, to test the range check)
+  std::optional<int> tapu = std::nullopt;  // extras {"tdsim": {"tapu": N}} (any int, likewise)
 };
 
 // Writes `path` (.gltf) and `path` + ".bin"; the scene's roots are nodes

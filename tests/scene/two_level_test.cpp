@@ -64,6 +64,8 @@ std::vector<GltfNode> nested_nodes() {
   nodes[6] = {"deep1", make_transform(kX, 0.2, {1, 1, 1}, {0, -2.5f, 0}), std::nullopt, {7}, std::nullopt};
   nodes[7] = {"deep2", make_transform(kZ, -0.3, {1.2f, 1.2f, 1.2f}, {0.5f, 0, 0}), std::nullopt, {8}, std::nullopt};
   nodes[8] = {"deep3", make_transform(kDiagonal, 0.9, {2, -0.7f, 1.3f}, {0, 0, -1}), 1u, {}, std::nullopt};
+  nodes[3].tapu = 4;  // bvh.tapu: scene pulls these up
+  nodes[8].tapu = 16;
   return nodes;
 }
 
@@ -114,6 +116,7 @@ TEST(TwoLevelImport, NodeGraphBecomesInstancesInDepthFirstPreOrder) {
   for (size_t i = 0; i < expected.size(); ++i) {
     EXPECT_EQ(scene.instances[i].blas, expected[i].blas) << i;
     EXPECT_EQ(scene.instances[i].mask, expected[i].mask) << i;
+    EXPECT_EQ(scene.instances[i].tapu, expected[i].tapu) << i;
     EXPECT_NE(scene.instances[i].node.find(expected[i].node), std::string::npos) << scene.instances[i].node;
     for (int k = 0; k < 12; ++k)
       EXPECT_NEAR(scene.instances[i].object_to_world.m[k], expected[i].object_to_world.m[k], 1e-5) << i << " " << k;
@@ -138,6 +141,18 @@ TEST(TwoLevelImport, BadMasksAndSingularTransformsNameTheNode) {
     EXPECT_NE(std::string(e.what()).find("nested"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("0..255"), std::string::npos) << e.what();
   }
+  for (const int tapu : {5, -4, 256}) {
+    nodes = nested_nodes();
+    nodes[5].tapu = tapu;
+    try {
+      written_and_read("badtapu", test_meshes(), nodes);
+      FAIL() << "a tapu of " << tapu << " was accepted";
+    } catch (const SceneError& e) {
+      EXPECT_NE(std::string(e.what()).find("'world/mirror/nested': extras tdsim.tapu: must be 0, 4 or 16"),
+                std::string::npos)
+          << e.what();
+    }
+  }
   nodes = nested_nodes();
   nodes[3].local = make_transform(kX, 0.4, {1, 0, 1}, {0, 0, 0});
   const Scene flat = written_and_read("singular", test_meshes(), nodes);
@@ -158,6 +173,7 @@ TEST(TwoLevelImport, BadMasksAndSingularTransformsNameTheNode) {
 TEST(SceneBvh, InstanceNodesHoldTheirInstanceAndEveryBlasIsBuiltOnceWithAnFp32Root) {
   const Scene scene = written_and_read("layout", test_meshes(), nested_nodes());
   BvhOptions options;
+  options.tapu = TapuPolicy::kOff;
   options.fp16_threshold = INFINITY;  // FP16 wherever allowed: the BLAS roots still are not
   options.fp16 = Fp16Policy::kAll;
   const EncodedBvh bvh = build_scene_bvh(scene, options);
@@ -186,6 +202,7 @@ TEST(SceneBvh, InstanceNodesHoldTheirInstanceAndEveryBlasIsBuiltOnceWithAnFp32Ro
     EXPECT_EQ(node.object_to_world.m, instance.object_to_world.m);
     const BvhLayout& blas = bvh.blases[instance.blas];
     EXPECT_EQ(node.blas_root, (blas.base_unit << 3) + blas.root);
+    EXPECT_EQ(node.start, blas.root);  // (no TAPU here)
     EXPECT_EQ((NodePtr{node.blas_root, true}.type()), NodeType::kBox32);
     EXPECT_EQ(blas.base_unit % 4, 0u);  // 256-byte aligned
     // world_to_object undoes object_to_world.
@@ -199,6 +216,59 @@ TEST(SceneBvh, InstanceNodesHoldTheirInstanceAndEveryBlasIsBuiltOnceWithAnFp32Ro
   bvh.memory.read(0, a.data(), a.size());
   again.memory.read(0, b.data(), b.size());
   EXPECT_TRUE(a == b) << "the same scene built twice gave different bytes";
+}
+
+// The TLAS pull-up: one instance node per BLAS node pulled up, each
+// starting at that node (that the boxes hold what they should, the hits
+// agreeing with Embree's say).
+TEST(SceneBvh, TapuPullsUpTheFirstOrSecondBlasLevelAsInstanceNodesStartingThere) {
+  const Scene scene = written_and_read("tapu", test_meshes(), nested_nodes());
+  for (const TapuPolicy policy : {TapuPolicy::kTapu4, TapuPolicy::kTapu16, TapuPolicy::kScene}) {
+    SCOPED_TRACE(tapu_policy_name(policy));
+    BvhOptions options;
+    options.tapu = policy;
+    const EncodedBvh bvh = build_scene_bvh(scene, options);
+    const SceneReport& report = bvh.scene_report;
+    ASSERT_TRUE(bvh.tapu);
+    EXPECT_EQ(report.pulled_up_instances, policy == TapuPolicy::kScene ? 2u : scene.instances.size());
+    EXPECT_EQ(report.instance_nodes, bvh.instance_index.size());
+    EXPECT_GT(report.instance_nodes, report.placed_instances);
+    // Per instance: its nodes' start pointers, each a different node of its BLAS.
+    std::vector<std::vector<uint32_t>> starts(scene.instances.size());
+    for (size_t k = 0; k < bvh.instance_index.size(); ++k) {
+      uint8_t bytes[kInstanceNodeBytes];
+      bvh.memory.read((bvh.first_instance_unit + 2 * k) * kNodeUnitBytes, bytes, sizeof bytes);
+      const InstanceNode node = decode_instance(bytes);
+      EXPECT_EQ(node.index, bvh.instance_index[k]);
+      starts[node.index].push_back(node.start);
+    }
+    for (size_t i = 0; i < scene.instances.size(); ++i) {
+      const uint32_t tapu = policy == TapuPolicy::kTapu4    ? 4
+                            : policy == TapuPolicy::kTapu16 ? 16
+                                                            : scene.instances[i].tapu;
+      const BvhLayout& blas = bvh.blases[scene.instances[i].blas];
+      // The BLAS root's children, read from memory, and theirs.
+      uint8_t bytes[kMaxNodeBytes];
+      bvh.memory.read(blas.base_unit * kNodeUnitBytes, bytes, 128);
+      std::vector<uint32_t> want;
+      for (const uint32_t child : decode_box32(bytes).child) {
+        if (child == kInvalidChild) continue;
+        const NodePtr ptr{child};
+        if (tapu == 4 || !is_box(ptr.type())) {
+          want.push_back(child);
+          continue;
+        }
+        const bool fp16 = ptr.type() == NodeType::kBox16;
+        bvh.memory.read((blas.base_unit + ptr.unit()) * kNodeUnitBytes, bytes, fp16 ? 64 : 128);
+        for (const uint32_t grandchild : (fp16 ? decode_box16(bytes) : decode_box32(bytes)).child)
+          if (grandchild != kInvalidChild) want.push_back(grandchild);
+      }
+      if (tapu == 0) want = {blas.root};
+      std::sort(want.begin(), want.end());
+      std::sort(starts[i].begin(), starts[i].end());
+      EXPECT_EQ(starts[i], want) << "instance " << i << " (tapu " << tapu << ")";
+    }
+  }
 }
 
 struct Agreement {
@@ -268,6 +338,20 @@ TEST(TwoLevelTraversal, HitsAgreeWithEmbreeInstancingOnTwoSceneGraphsOfRealMeshe
       expect_agreement(compare_with_embree(scene, linked, rays, parents),
                        name + " closest hit, parent pointers, " + builder_name(builder));
     }
+    // And with every instance pulled up (TAPU 4, 16), both ways back.
+    for (const TapuPolicy tapu : {TapuPolicy::kTapu4, TapuPolicy::kTapu16}) {
+      BvhOptions pulled;
+      pulled.parent_links = true;
+      pulled.tlas_builder = pulled.blas_builder = BvhBuilder::kPloc;
+      pulled.tapu = tapu;
+      const EncodedBvh linked = build_scene_bvh(scene, pulled);
+      ASSERT_TRUE(linked.tapu);
+      const std::string what = name + " TAPU " + tapu_policy_name(tapu);
+      expect_agreement(compare_with_embree(scene, linked, rays, parents), what + " closest hit, parent pointers");
+      traversal::TraversalOptions any;
+      any.mode = traversal::HitMode::kAny;
+      expect_agreement(compare_with_embree(scene, linked, rays, any), what + " any hit, restart");
+    }
   }
 }
 
@@ -318,12 +402,17 @@ TEST(TwoLevelTraversal, ShortStacksFindWhatADeepOneFindsAcrossLevels) {
 
 TEST(TwoLevelTraversal, ParentPointersFindWhatADeepStackFindsAcrossLevelsWithEveryStackSize) {
   const Scene scene = written_and_read("parents", test_meshes(), crowd_nodes());
-  BvhOptions with_links;
-  with_links.parent_links = true;
-  const EncodedBvh bvh = build_scene_bvh(scene, with_links);
-  ASSERT_TRUE(bvh.parent_links);
   const std::vector<SceneRay> rays = random_rays(world_bounds(scene), 1000, 13);
+  // Without TAPU the way back leaves a BLAS at its root; with it, at the
+  // node the instance node starts at.
+  for (const TapuPolicy tapu : {TapuPolicy::kOff, TapuPolicy::kTapu16})
   for (const traversal::HitMode mode : {traversal::HitMode::kClosest, traversal::HitMode::kAny}) {
+    SCOPED_TRACE(tapu_policy_name(tapu));
+    BvhOptions with_links;
+    with_links.parent_links = true;
+    with_links.tapu = tapu;
+    const EncodedBvh bvh = build_scene_bvh(scene, with_links);
+    ASSERT_TRUE(bvh.parent_links);
     traversal::TraversalOptions deep;
     deep.mode = mode;
     deep.overflow = traversal::Overflow::kParentPointers;

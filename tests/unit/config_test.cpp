@@ -75,6 +75,7 @@ const std::string kValid =
     "  blas_builder: ploc\n"
     "  tlas_builder: ploc\n"
     "  ploc_radius: 10\n"
+    "  tapu: scene\n"
     "  quality: normal\n"
     "  fp16: mixed\n"
     "  fp16_threshold: 0.1\n"
@@ -242,7 +243,7 @@ TEST(ConfigShipped, EveryConsoleParameterNamesItsSource) {
       EXPECT_TRUE(sourced) << line;
       EXPECT_NE(comment.find('['), std::string::npos) << "no range: " << line;
     }
-    EXPECT_EQ(parameters, 51);  // every leaf key but chip.name
+    EXPECT_EQ(parameters, 52);  // every leaf key but chip.name
   }
 }
 
