@@ -117,13 +117,20 @@ const std::vector<td::scene::SceneRay>& level_rays() {
   return rays;
 }
 
+// The level's whole build, trees and encoding, by each builder at both
+// levels (arg 0: sah, 1: lbvh, 2: ploc), with parent links as tdsim run
+// builds it, on one host thread.
 void BM_LevelBuild(benchmark::State& state) {
+  td::scene::BvhOptions options;
+  options.blas_builder = options.tlas_builder = static_cast<td::scene::BvhBuilder>(state.range(0));
+  options.parent_links = true;
   uint64_t bytes = 0;
   for (auto _ : state) {
-    const td::scene::EncodedBvh bvh = td::scene::build_scene_bvh(level(), td::scene::BvhOptions{});
+    const td::scene::EncodedBvh bvh = td::scene::build_scene_bvh(level(), options);
     bytes = bvh.scene_report.bytes;
     benchmark::DoNotOptimize(bvh.root);
   }
+  state.SetLabel(td::scene::builder_name(options.blas_builder));
   state.counters["instances"] = static_cast<double>(level().instances.size());
   state.counters["placed_triangles"] = static_cast<double>(level().instanced_triangles());
   state.counters["bytes"] = static_cast<double>(bytes);
@@ -251,7 +258,7 @@ void timed(benchmark::internal::Benchmark* b) {
       ->ComputeStatistics("min", min_of)
       ->ComputeStatistics("max", max_of);
 }
-BENCHMARK(BM_LevelBuild)->Apply(timed);
+BENCHMARK(BM_LevelBuild)->Arg(0)->Arg(1)->Arg(2)->Apply(timed);
 BENCHMARK(BM_LevelTracePrimaryClosestHit)->Apply(timed);
 BENCHMARK(BM_TenThousandInstancesBuild)->Apply(timed);
 BENCHMARK(BM_MillionTriangleTreeBuild)->Args({0, 1})->Args({1, 1})->Args({1, 2})->Args({2, 1})->Args({2, 2})->Apply(timed);

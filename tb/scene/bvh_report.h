@@ -46,9 +46,9 @@ struct SceneReport {
   uint64_t blases = 0;
   uint64_t unique_triangles = 0;     // over the BLASes
   uint64_t instanced_triangles = 0;  // over the placed instances
-  uint64_t tlas_bytes = 0;           // box and instance nodes
+  uint64_t tlas_bytes = 0;           // box and instance nodes, its parent links and alignment
   uint64_t instance_node_bytes = 0;  // of tlas_bytes
-  uint64_t blas_bytes = 0;           // every BLAS, with alignment
+  uint64_t blas_bytes = 0;           // every BLAS, with alignment: tlas_bytes + blas_bytes = bytes
   uint64_t bytes = 0;                // everything the descriptor spans
   BvhReport blas_totals;             // the BLASes' reports added up (depth: the deepest)
   double build_seconds = 0;          // all builds (not part of determinism)

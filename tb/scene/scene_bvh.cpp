@@ -333,7 +333,7 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options, unsign
   bvh.descriptor = bvh_descriptor(tlas_base_unit * kNodeUnitBytes, unit_count, options);
   bvh.parent_links = links;
 
-  report.tlas_bytes = tlas_report.bytes;
+  report.tlas_bytes = tlas_end_unit * kNodeUnitBytes;  // its links, nodes and alignment: the bytes before the BLASes'
   report.instance_node_bytes = bvh.instance_index.size() * kInstanceNodeBytes;
   // From address 0 to the last BLAS, its alignment included; not the gap.
   report.bytes = (next_unit - gap_units) * kNodeUnitBytes;
@@ -343,8 +343,13 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options, unsign
   totals.bytes_per_triangle = usable_triangles == 0 ? 0 : static_cast<double>(totals.bytes) / usable_triangles;
   const uint64_t box_nodes = totals.box16_nodes + totals.box32_nodes;
   totals.fp16_fraction = box_nodes == 0 ? 0 : static_cast<double>(totals.box16_nodes) / box_nodes;
+  // Triangles stored per triangle node, as each BLAS's report counts them
+  // (with parent links a triangle placed by several box nodes is stored
+  // once for each).
+  uint64_t stored_triangles = 0;
+  for (int k = 0; k < 4; ++k) stored_triangles += (k + 1) * totals.triangle_nodes_holding[k];
   totals.triangles_per_triangle_node =
-      totals.triangle_nodes == 0 ? 0 : static_cast<double>(usable_triangles) / totals.triangle_nodes;
+      totals.triangle_nodes == 0 ? 0 : static_cast<double>(stored_triangles) / totals.triangle_nodes;
   tlas_report.builder = builder_name(options.tlas_builder);
   report.blas_totals.builder = builder_name(options.blas_builder);
   report.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -22,7 +22,8 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
   if (!parent_pointers_ && bvh.report.depth > kMaxDepth)
     throw std::invalid_argument("traversal: BVH deeper than the restart trail");
   bvh_ = &bvh;
-  spilled_ = options.stack_entries > kInlineStackEntries || bvh.report.depth > kInlineDepth;
+  // (The trail is the restart's: the way back by parent links keeps none.)
+  spilled_ = options.stack_entries > kInlineStackEntries || (!parent_pointers_ && bvh.report.depth > kInlineDepth);
   if (spilled_ && !spill_) spill_ = std::make_unique<Spill>();
   stack_capacity_ = static_cast<uint8_t>(options.stack_entries);
   any_hit_ = options.mode == HitMode::kAny;

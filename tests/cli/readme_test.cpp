@@ -1,4 +1,5 @@
-// The README's console examples, run exactly as printed: each `$ build/tdsim
+// The README's console examples, and those of the answers under docs/,
+// run exactly as printed: each `$ build/tdsim
 // ...` line is run by the shell in a fresh folder laid out like a checkout
 // (build/tdsim, configs/, tests/, scripts/, and the two small files the
 // examples name: broken.tdv and one.tdv), and every output line the README
@@ -8,6 +9,7 @@
 // So the README cannot drift from the program.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -19,15 +21,16 @@ using namespace tdsim_cli;
 using Readme = CliTest;
 
 struct Example {
-  int line = 0;                      // of the `$` line in README.md
+  std::string file;                  // README.md, or a page under docs/
+  int line = 0;                      // of the `$` line in it
   std::string command;               // after "$ "
   std::vector<std::string> output;   // the lines shown below it
   int exit_code = -1;                // from an "[exit N]" line; -1: none shown
 };
 
-std::vector<Example> console_examples(const std::string& readme) {
+std::vector<Example> console_examples(const std::string& file, const std::string& text) {
   std::vector<Example> examples;
-  std::istringstream lines(readme);
+  std::istringstream lines(text);
   std::string line;
   bool in_console = false;
   int number = 0;
@@ -39,7 +42,7 @@ std::vector<Example> console_examples(const std::string& readme) {
     }
     if (!in_console) continue;
     if (line.rfind("$ ", 0) == 0)
-      examples.push_back({number, line.substr(2), {}, -1});
+      examples.push_back({file, number, line.substr(2), {}, -1});
     else if (!examples.empty() && line.rfind("[exit ", 0) == 0)
       examples.back().exit_code = std::stoi(line.substr(6));
     else if (!examples.empty())
@@ -75,8 +78,17 @@ TEST_F(Readme, ConsoleExamplesRunAsPrinted) {
   write("broken.tdv", "tdv 1\n# wrong on purpose\n" + kGoodCase + "expect=00000010,00000040,00000020,ffffffff\n");
   write("one.tdv", "tdv 1\n" + kGoodCase + kGoodExpect);
 
-  const std::vector<Example> examples = console_examples(read_file(source + "/README.md"));
+  std::vector<Example> examples = console_examples("README.md", read_file(source + "/README.md"));
   ASSERT_GE(examples.size(), 4u);
+  std::vector<fs::path> pages;
+  for (const auto& entry : fs::recursive_directory_iterator(source + "/docs"))
+    if (entry.path().extension() == ".md") pages.push_back(entry.path());
+  std::sort(pages.begin(), pages.end());
+  for (const fs::path& page : pages) {
+    const std::vector<Example> more =
+        console_examples(fs::relative(page, source).string(), read_file(page.string()));
+    examples.insert(examples.end(), more.begin(), more.end());
+  }
   for (const Example& example : examples) {
     RunOptions options;
     options.cwd = dir_.string();
@@ -86,9 +98,9 @@ TEST_F(Readme, ConsoleExamplesRunAsPrinted) {
     const bool shows_an_error = !example.output.empty() && example.output.front().rfind("error: ", 0) == 0;
     const int expected = example.exit_code >= 0 ? example.exit_code : a_check_that_fails ? 1 : shows_an_error ? 2 : 0;
     EXPECT_EQ(result.exit_code, expected)
-        << "README.md:" << example.line << ": " << example.command << "\n" << result.output;
+        << example.file << ":" << example.line << ": " << example.command << "\n" << result.output;
     const std::string missing = missing_line(example.output, result.output);
-    EXPECT_TRUE(missing.empty()) << "README.md:" << example.line << ": " << example.command
+    EXPECT_TRUE(missing.empty()) << example.file << ":" << example.line << ": " << example.command
                                  << "\nshows a line the program does not print:\n" << missing << "\nactual:\n"
                                  << result.output;
   }

@@ -455,6 +455,19 @@ TEST(SceneBvh, EveryParentLinkNamesTheBoxNodeThatPointsAtItAndTheRootsAreAllOnes
   const EncodedBvh plain = build_scene_bvh(scene, BvhOptions{});
   EXPECT_GT(bvh.scene_report.bytes, plain.scene_report.bytes);
   EXPECT_EQ(bvh.report.link_bytes, 4 * bvh.unit_count);
+  // The TLAS's bytes (links and alignment included) and the BLASes' make the whole.
+  for (const EncodedBvh* b : {&bvh, &plain}) {
+    EXPECT_EQ(b->scene_report.tlas_bytes + b->scene_report.blas_bytes, b->scene_report.bytes);
+    EXPECT_GE(b->scene_report.tlas_bytes, b->report.bytes);
+  }
+  // Triangles per triangle node, as one BLAS's report counts them (stored ones).
+  double stored = 0;
+  uint64_t nodes = 0;
+  for (const BvhLayout& blas : bvh.blases) {
+    stored += blas.report.triangles_per_triangle_node * blas.report.triangle_nodes;
+    nodes += blas.report.triangle_nodes;
+  }
+  EXPECT_NEAR(bvh.scene_report.blas_totals.triangles_per_triangle_node, stored / nodes, 1e-9);
   const auto link = [&](uint64_t base_address, uint64_t unit) {
     uint8_t b[4];
     bvh.memory.read(base_address - 4 * unit - 4, b, 4);

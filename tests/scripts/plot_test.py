@@ -149,6 +149,17 @@ class PlotTest(unittest.TestCase):
             "rate_vs_shader.waves_per_simd.png", "stalls.png", "hit_rates.png",
             "rays_vs_occupancy.png", "rays_vs_stack.png"])
 
+    def test_FiguresPerRayGetAPictureOfTheirOwn(self):
+        results = run_sweep(zipped=True)
+        for point in results["points"]:
+            if point["status"] == "ok":
+                point["figures"] += [{"name": "box_nodes_per_ray", "unit": "nodes", "value": 30.0 + point["point"]},
+                                     {"name": "instance_nodes_per_ray", "unit": "nodes", "value": 2.0}]
+        done = self.plot_ok(results)
+        self.assert_pngs(os.path.join(self.dir, "plots"), done.stdout, [
+            "rate_vs_shader.waves_per_simd.png", "per_ray_vs_shader.waves_per_simd.png", "stalls.png",
+            "hit_rates.png", "rays_vs_occupancy.png", "rays_vs_stack.png"])
+
     def test_CategoricalValuesArePlotted(self):
         results = peak_sweep()
         for point, name in zip(results["points"], ["cpp", "rtl", "cpp-fast", "rtl-fast"]):
