@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -525,7 +526,8 @@ const Section<ShaderConfig>& shader_section() {
       {
           whole("lanes_per_wave", &ShaderConfig::lanes_per_wave, {32, 64}),
           whole("simds_per_td", &ShaderConfig::simds_per_td, {1, 4}),
-          whole("waves_per_simd", &ShaderConfig::waves_per_simd, {1, 32}),
+          whole("waves_per_simd", &ShaderConfig::waves_per_simd, {0, 32}),
+          whole("vgprs", &ShaderConfig::vgprs, {1, 256}),
           whole("stack_entries", &ShaderConfig::stack_entries, {1, 64}),
           word("overflow", &ShaderConfig::overflow, {"parent_pointers", "restart"}),
           whole("alu_instructions_per_iteration", &ShaderConfig::alu_instructions_per_iteration, {0, 100000}),
@@ -801,6 +803,23 @@ std::string to_yaml(const Config& config) {
   std::string out;
   write_section(out, 0, config_section(), config);
   return out;
+}
+
+Occupancy shader_occupancy(const ShaderConfig& shader) {
+  constexpr uint32_t kMaxWavesPerSimd = 20;
+  constexpr uint32_t kLdsBytesPerCu = 64 * 1024;
+  const bool wave32 = shader.lanes_per_wave == 32;
+  const uint32_t granule = wave32 ? 16 : 8, registers = wave32 ? 1024 : 512;
+  const uint32_t allocated = (std::max(1u, shader.vgprs) + granule - 1) / granule * granule;
+  Occupancy o;
+  o.by_vgprs = std::min(kMaxWavesPerSimd, registers / allocated);
+  const uint32_t stack_bytes_per_wave = shader.stack_entries * 4 * shader.lanes_per_wave;
+  o.by_lds = stack_bytes_per_wave == 0 || shader.simds_per_td == 0
+                 ? kMaxWavesPerSimd
+                 : kLdsBytesPerCu / stack_bytes_per_wave / shader.simds_per_td;
+  o.overridden = shader.waves_per_simd != 0;
+  o.waves_per_simd = o.overridden ? shader.waves_per_simd : std::max(1u, std::min(o.by_vgprs, o.by_lds));
+  return o;
 }
 
 }  // namespace td::cfg

@@ -43,7 +43,8 @@
 //   dram.latency_ns                0 .. 1000000
 //   shader.lanes_per_wave          32 or 64
 //   shader.simds_per_td            1 .. 4
-//   shader.waves_per_simd          1 .. 32
+//   shader.waves_per_simd          0 .. 32 (0: as shader_occupancy() derives it)
+//   shader.vgprs                   1 .. 256
 //   shader.stack_entries           1 .. 64
 //   shader.overflow                parent_pointers | restart
 //   shader.alu_instructions_per_iteration  0 .. 100000
@@ -126,7 +127,8 @@ struct DramConfig {
 struct ShaderConfig {
   uint32_t lanes_per_wave = 0;                  // 32 or 64
   uint32_t simds_per_td = 0;                    // SIMDs of the compute unit a TD serves
-  uint32_t waves_per_simd = 0;                  // occupancy
+  uint32_t waves_per_simd = 0;                  // occupancy, an explicit override; 0: from vgprs and the LDS (shader_occupancy)
+  uint32_t vgprs = 0;                           // VGPRs per lane the traversal shader allocates
   uint32_t stack_entries = 0;                   // short-stack entries per lane (4 B each in LDS)
   std::string overflow;                         // parent_pointers | restart: the way back once entries were dropped
   uint32_t alu_instructions_per_iteration = 0;  // VALU work of one traversal-loop iteration
@@ -204,5 +206,23 @@ Config with_datapath(Config config, const std::string& datapath);
 
 // The effective configuration as YAML (same keys), echoed in reports.
 std::string to_yaml(const Config& config);
+
+// Waves per SIMD the traversal shader runs at. shader.waves_per_simd when
+// it is given (non-zero: an explicit override); else as RDNA2 allocates:
+// the register file holds 1024 VGPRs per lane in wave32 (512 in wave64),
+// allocated in blocks of 16 (8) (LLVM AMDGPUBaseInfo.cpp for gfx10.3:
+// getTotalNumVGPRs, getVGPRAllocGranule), and a SIMD takes at most 20
+// waves (seeds 001; LLVM says 16 for desktop gfx10.3); and no more than the
+// LDS holds the waves' short stacks: 64 KiB per CU (RDNA WP: 128 KB per
+// WGP of two CUs), stack_entries x 4 bytes x lanes_per_wave a wave, shared
+// by the CU's simds_per_td SIMDs (seeds 001: 2 KB a wave32, 16 waves). So
+// 96 VGPRs give 10 waves, 160 give 6, 253 give 4; 64 or fewer, the LDS's 16.
+struct Occupancy {
+  uint32_t waves_per_simd = 0;  // what the shader runs at
+  uint32_t by_vgprs = 0;        // what the registers allow
+  uint32_t by_lds = 0;          // what the LDS allows
+  bool overridden = false;      // shader.waves_per_simd was given
+};
+Occupancy shader_occupancy(const ShaderConfig& shader);
 
 }  // namespace td::cfg

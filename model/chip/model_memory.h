@@ -122,7 +122,8 @@ inline MemoryEstimate estimate_model_memory(const cfg::Config& c) {
   add("chip.shader_arrays", c.chip.shader_arrays, 1, kCacheBaseBytes, arrays, "cache's bookkeeping");
   add("l2.slices", c.l2.slices, 1, kCacheBaseBytes, slices, "cache's bookkeeping");
   add("dram.channels", 1, c.dram.channels, 2 * sizeof(uint64_t), "DRAM", "channels");
-  add("shader.waves_per_simd", tds, uint64_t{c.shader.simds_per_td} * c.shader.waves_per_simd * c.shader.lanes_per_wave,
+  add("shader.waves_per_simd", tds,
+      uint64_t{c.shader.simds_per_td} * cfg::shader_occupancy(c.shader).waves_per_simd * c.shader.lanes_per_wave,
       kShaderLaneBytes, per_td, "shader lanes (shader.simds_per_td x shader.waves_per_simd x shader.lanes_per_wave)");
   return estimate;
 }

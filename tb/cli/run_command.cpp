@@ -77,7 +77,7 @@ traversal::ShaderParams shader_params(const cfg::ShaderConfig& config) {
   traversal::ShaderParams params;
   params.lanes_per_wave = config.lanes_per_wave;
   params.simds_per_td = config.simds_per_td;
-  params.waves_per_simd = config.waves_per_simd;
+  params.waves_per_simd = cfg::shader_occupancy(config).waves_per_simd;
   params.stack_entries = config.stack_entries;
   params.alu_instructions_per_iteration = config.alu_instructions_per_iteration;
   params.alu_instructions_per_instance = config.alu_instructions_per_instance;
@@ -253,7 +253,11 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   report.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - trace_start).count();
   report.totals = sink.totals();
   const run::ScoreboardCounts scoreboard = engine->scoreboard();
-  if (timed) report.timing = run::timing_figures(stats, config, engine->cycles());
+  if (timed) {
+    report.timing = run::timing_figures(stats, config, engine->cycles());
+    report.occupancy = cfg::shader_occupancy(config.shader);
+    report.vgprs = config.shader.vgprs;
+  }
   std::cout << run::format_run_report(report);
   if (timed)
     std::cout << fmt::format("scoreboard ({}): {} lanes checked against the golden reference, {} mismatches\n",

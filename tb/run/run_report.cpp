@@ -67,6 +67,10 @@ std::string format_run_report(const RunReport& r) {
                        percent(t.tri_tests_per_s() / t.tri_peak_per_s), rate(t.tri_peak_per_s));
     out += fmt::format("  TD utilisation  {:>12}  (TD-cycles in which a lane entered a datapath)\n",
                        percent(t.td_utilisation));
+    const cfg::Occupancy& o = r.occupancy;
+    out += o.overridden ? fmt::format("  occupancy       {:>12}  waves per SIMD (shader.waves_per_simd)\n", o.waves_per_simd)
+                        : fmt::format("  occupancy       {:>12}  waves per SIMD ({} VGPRs allow {}, the stacks' LDS {})\n",
+                                      o.waves_per_simd, r.vgprs, o.by_vgprs, o.by_lds);
     out += "  TD stalls (share of TD-cycles; one cycle may count under several causes):";
     for (const auto& [cause, share] : t.stalls) out += fmt::format(" {} {};", cause, percent(share));
     out += "\n  caches:          hit rate        bytes   MSHR-full refusals\n";
@@ -191,6 +195,7 @@ std::string run_report_json(const RunReport& r) {
   }
   json.end_object();
   json.key("workload").value(r.workload);
+  if (r.timing) json.key("waves_per_simd").value(r.occupancy.waves_per_simd);
   json.key("engine").value(r.engine);
   json.key("threads").value(r.threads);
   const traversal::TraceTotals& n = r.totals;

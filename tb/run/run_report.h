@@ -43,6 +43,8 @@ struct RunReport {
   std::optional<TimingFigures> timing;
   bool partial = false;       // interrupted: figures cover the rays that finished
   bool parent_pointers = false;  // the walks' overflow: parent pointers (else restarts)
+  cfg::Occupancy occupancy;   // timed: the waves per SIMD the shader ran at, and why
+  uint32_t vgprs = 0;         // timed: the shader's VGPRs per lane
 };
 
 std::string format_run_report(const RunReport& report);

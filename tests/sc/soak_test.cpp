@@ -142,7 +142,8 @@ cfg::Config draw_config(uint64_t seed) {
   c.dram.latency_ns = d.chance(0.2) ? 0.0 : d.number(1, 1000000);
   c.shader.lanes_per_wave = d.chance(0.5) ? 32 : 64;
   c.shader.simds_per_td = d.whole(1, 4);
-  c.shader.waves_per_simd = d.whole(1, 32);
+  c.shader.waves_per_simd = d.chance(0.3) ? 0 : d.whole(1, 32);
+  c.shader.vgprs = d.whole(1, 256);
   c.shader.stack_entries = d.whole(1, 64);
   c.shader.overflow = d.chance(0.5) ? "parent_pointers" : "restart";
   c.shader.alu_instructions_per_iteration = d.whole(0, 100000);

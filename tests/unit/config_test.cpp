@@ -67,6 +67,7 @@ const std::string kValid =
     "  lanes_per_wave: 32\n"
     "  simds_per_td: 2\n"
     "  waves_per_simd: 16\n"
+    "  vgprs: 64\n"
     "  stack_entries: 16\n"
     "  overflow: parent_pointers\n"
     "  alu_instructions_per_iteration: 40\n"
@@ -243,7 +244,7 @@ TEST(ConfigShipped, EveryConsoleParameterNamesItsSource) {
       EXPECT_TRUE(sourced) << line;
       EXPECT_NE(comment.find('['), std::string::npos) << "no range: " << line;
     }
-    EXPECT_EQ(parameters, 52);  // every leaf key but chip.name
+    EXPECT_EQ(parameters, 53);  // every leaf key but chip.name
   }
 }
 
@@ -743,3 +744,43 @@ TEST(ConfigMemory, ShippedChipsNeedLittle) {
 
 }  // namespace
 }  // namespace td::cfg
+
+namespace {
+
+// Occupancy as RDNA2 allocates registers (and the seeds' figures): 96
+// VGPRs give 10 waves per SIMD, 128 give 8, 160 give 6 (3 in wave64), 253
+// give 4; 64 or fewer reach the LDS's 16 with 16-entry stacks; a larger
+// stack lowers the LDS's cap; waves_per_simd overrides both.
+TEST(ShaderOccupancy, FollowsTheRegistersAndTheStacksLds) {
+  td::cfg::ShaderConfig shader;
+  shader.lanes_per_wave = 32;
+  shader.simds_per_td = 2;
+  shader.stack_entries = 16;
+  const auto waves = [&](uint32_t vgprs) {
+    shader.vgprs = vgprs;
+    return td::cfg::shader_occupancy(shader).waves_per_simd;
+  };
+  EXPECT_EQ(waves(96), 10u);
+  EXPECT_EQ(waves(128), 8u);
+  EXPECT_EQ(waves(160), 6u);
+  EXPECT_EQ(waves(253), 4u);
+  EXPECT_EQ(waves(256), 4u);
+  EXPECT_EQ(waves(97), 9u);  // allocated in blocks of 16: 112
+  EXPECT_EQ(waves(64), 16u);
+  EXPECT_EQ(waves(1), 16u);
+  EXPECT_EQ(td::cfg::shader_occupancy(shader).by_vgprs, 20u);  // the SIMD's most
+  EXPECT_EQ(td::cfg::shader_occupancy(shader).by_lds, 16u);
+  shader.stack_entries = 32;  // 4 KB a wave: 16 a CU, 8 a SIMD
+  EXPECT_EQ(waves(64), 8u);
+  shader.stack_entries = 64;
+  shader.lanes_per_wave = 64;  // 16 KB a wave: 4 a CU, 2 a SIMD
+  EXPECT_EQ(waves(160), 2u);   // wave64: 512 registers, 160 allow 3
+  EXPECT_EQ(td::cfg::shader_occupancy(shader).by_vgprs, 3u);
+  shader.simds_per_td = 4;
+  EXPECT_EQ(waves(160), 1u);
+  shader.waves_per_simd = 7;
+  EXPECT_EQ(waves(160), 7u);
+  EXPECT_TRUE(td::cfg::shader_occupancy(shader).overridden);
+}
+
+}  // namespace
