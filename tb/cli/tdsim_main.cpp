@@ -28,6 +28,7 @@
 #include "tb/vectors/check.h"
 #include "tb/cli/common_options.h"
 #include "tb/cli/output_paths.h"
+#include "tb/cli/calibrate_command.h"
 #include "tb/cli/regress_command.h"
 #include "tb/cli/run_command.h"
 #include "tb/cli/sweep_command.h"
@@ -371,7 +372,11 @@ int main(int argc, char** argv) {
   td::tb::SweepOptions sweep;
   CLI::App* sweep_cmd = td::tb::add_sweep_command(app, sweep, TDSIM_DEFAULT_CONFIG);
 
-  const std::vector<CLI::App*> commands{run_cmd, check_cmd, peak_cmd, bench_cmd, gen_cmd, regress_cmd, sweep_cmd};
+  td::tb::CalibrateOptions calibrate;
+  CLI::App* calibrate_cmd = td::tb::add_calibrate_command(app, calibrate, TDSIM_DEFAULT_CONFIG);
+
+  const std::vector<CLI::App*> commands{run_cmd,     check_cmd, peak_cmd,  bench_cmd,
+                                        gen_cmd,     regress_cmd, sweep_cmd, calibrate_cmd};
   if (argc >= 2 && argv[1][0] != '-' && !find_command(commands, argv[1])) {
     const std::string first = argv[1];
     if (first == "help") {
@@ -399,6 +404,7 @@ int main(int argc, char** argv) {
     if (*bench_cmd) return run_bench(bench_cmd, bench);
     if (*regress_cmd) return td::tb::run_regress_command(regress_cmd, regress);
     if (*sweep_cmd) return td::tb::run_sweep_command(sweep_cmd, sweep);
+    if (*calibrate_cmd) return td::tb::run_calibrate_command(calibrate_cmd, calibrate);
   } catch (const td::sim::Interrupted&) {
     std::cerr << "tdsim: interrupted; nothing written\n";
     return td::sim::interrupt_exit_code();

@@ -1,0 +1,63 @@
+// tdsim calibrate end to end: every row of the table with its band and the
+// model's value, the JSON rows, docs/calibration.md's table as the command
+// writes it, a latency moved out of its band showing in its row, and bad
+// input refused before any workload runs.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli_runner.h"
+
+namespace tdsim_cli {
+namespace {
+
+class Calibrate : public CliTest {};
+
+// The part of `text` between the calibrate markers.
+std::string generated_table(const std::string& text) {
+  const std::string begin = "<!-- tdsim calibrate --markdown: begin -->\n", end = "<!-- tdsim calibrate --markdown: end -->";
+  const size_t from = text.find(begin), to = text.find(end);
+  if (from == std::string::npos || to == std::string::npos || to < from) return "(no markers)";
+  return text.substr(from + begin.size(), to - from - begin.size());
+}
+
+TEST_F(Calibrate, SeriesXTableJsonAndTheDocsAgree) {
+  const fs::path json = dir_ / "rows.json", markdown = dir_ / "table.md";
+  const RunResult run = run_tdsim("calibrate --config xbox_series_x --json " + json.string() + " --markdown " +
+                                  markdown.string());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  for (const char* row : {"L2 hit, load-to-use", "DRAM, load-to-use", "RT pass: L0 hit rate",
+                          "RT pass: box to triangle tests", "Path tracing: occupancy",
+                          "DXR feature test: box tests, share of peak"})
+    EXPECT_NE(run.output.find(row), std::string::npos) << row << "\n" << run.output;
+  EXPECT_NE(run.output.find(" of 16 figures in their band"), std::string::npos) << run.output;
+  const std::string rows = read_file(json);
+  for (const char* field : {"\"figure\"", "\"source\"", "\"measured\"", "\"model\"", "\"error\"", "\"in_band\""})
+    EXPECT_NE(rows.find(field), std::string::npos) << field;
+  // The docs show what the command writes, so they cannot drift from it.
+  EXPECT_EQ(generated_table(read_file(std::string(TDSIM_SOURCE_DIR) + "/docs/calibration.md")), read_file(markdown))
+      << "docs/calibration.md: regenerate its table with build/tdsim calibrate --markdown";
+}
+
+TEST_F(Calibrate, AnL2LatencyOutOfItsBandShowsInItsRow) {
+  const RunResult slow = run_tdsim("calibrate --config xbox_series_x --set l2.slice.hit_latency_cycles=200");
+  ASSERT_EQ(slow.exit_code, 0) << slow.output;
+  const size_t row = slow.output.find("L2 hit, load-to-use");
+  ASSERT_NE(row, std::string::npos) << slow.output;
+  const std::string line = slow.output.substr(row, slow.output.find('\n', row) - row);
+  EXPECT_NE(line.find(" no"), std::string::npos) << line;
+  EXPECT_EQ(line.find(" yes"), std::string::npos) << line;
+}
+
+TEST_F(Calibrate, BadInputIsRefusedBeforeAnyWorkloadRuns) {
+  const RunResult bad_key = run_tdsim("calibrate --set l2.slice.hit_latency_cycles=lots");
+  EXPECT_EQ(bad_key.exit_code, 2);
+  EXPECT_NE(bad_key.output.find("l2.slice.hit_latency_cycles"), std::string::npos) << bad_key.output;
+  EXPECT_EQ(bad_key.output.find("latency:"), std::string::npos) << bad_key.output;
+  const RunResult bad_out = run_tdsim("calibrate --json /proc/nowhere/rows.json");
+  EXPECT_EQ(bad_out.exit_code, 2);
+  EXPECT_NE(bad_out.output.find("--json"), std::string::npos) << bad_out.output;
+}
+
+}  // namespace
+}  // namespace tdsim_cli
