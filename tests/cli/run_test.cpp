@@ -296,6 +296,24 @@ TEST_F(RunCommand, TwoLevelScenesGiveTheFunctionalHitsOnEveryEngineThreadCountAn
   }
 }
 
+TEST_F(RunCommand, ParentPointersOnTheModelGiveADeepStacksHitsForEveryStackSize) {
+  // The drivers' way back (the default overflow), with TAPU so the walk also
+  // leaves BLASes where it entered them: the model's hits for every stack
+  // size are the functional engine's with 64 entries, bit for bit.
+  const std::string run = "run --config small --scene " + kInstances + " --width 32 --height 18 --set bvh.tapu=16 "
+                          "--hits-out ";
+  const fs::path reference = dir_ / "deep.csv", file = dir_ / "m.csv";
+  ASSERT_EQ(run_tdsim(run + reference.string() + " --engine functional --set shader.stack_entries=64").exit_code, 0);
+  const std::string deep = read_file(reference);
+  ASSERT_GT(deep.size(), 500u);
+  for (uint32_t entries = 1; entries <= 64; ++entries) {
+    const RunResult model =
+        run_tdsim(run + file.string() + " --scoreboard off --set shader.stack_entries=" + std::to_string(entries));
+    ASSERT_EQ(model.exit_code, 0) << entries << "\n" << model.output;
+    ASSERT_EQ(read_file(file), deep) << entries << " entries";
+  }
+}
+
 // The instance column of each line of a hits CSV.
 std::vector<std::string> hit_instances(const std::string& csv) {
   std::vector<std::string> out;
