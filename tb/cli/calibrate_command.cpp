@@ -17,6 +17,7 @@
 #include "tb/common/atomic_file.h"
 #include "tb/common/self_process.h"
 #include "tb/common/text_file.h"
+#include "tb/report/chip_figures.h"
 
 namespace td::tb {
 namespace {
@@ -73,18 +74,16 @@ struct Results {
   double latency_ns(const std::string& level) const {
     return number("latency", {"latency_cycles", level}) / clock_mhz * 1e3;
   }
-  double cache(const std::string& workload, const std::string& level, const char* field) const {
-    return number(workload, {"caches", level, field});
-  }
-  // Of the L0's requests, the share served by `levels` L0, L1 (, L2).
-  double served_within(const std::string& workload, int levels) const {
-    const double requests = cache(workload, "L0", "hits") + cache(workload, "L0", "misses");
-    double served = 0;
+  // Of the L0's requests, the share its first `levels` levels serve (as the run report counts it).
+  double served_within(const std::string& workload, size_t levels) const {
+    std::vector<report::LevelFigures> figures;
     for (const char* level : {"L0", "L1", "L2"}) {
-      if (levels-- == 0) break;
-      served += cache(workload, level, "hits");
+      report::LevelFigures f;
+      f.hits = static_cast<uint64_t>(number(workload, {"caches", level, "hits"}));
+      f.misses = static_cast<uint64_t>(number(workload, {"caches", level, "misses"}));
+      figures.push_back(f);
     }
-    return requests > 0 ? served / requests : 0.0;
+    return report::served_within(figures, levels);
   }
   // Wave-cycles a wave waited for one TD result (an intersect or a load).
   double wait_per_result(const std::string& workload) const {

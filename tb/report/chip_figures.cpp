@@ -12,6 +12,16 @@ double LevelFigures::hit_rate() const {
   return accesses > 0 ? static_cast<double>(hits) / accesses : std::nan("");
 }
 
+double served_within(const std::vector<LevelFigures>& levels, size_t count) {
+  if (levels.empty() || levels[0].hits + levels[0].misses == 0) return std::nan("");
+  double passing = 1;
+  for (size_t k = 0; k < count && k < levels.size(); ++k) {
+    const double rate = levels[k].hit_rate();
+    if (!std::isnan(rate)) passing *= 1 - rate;
+  }
+  return 1 - passing;
+}
+
 namespace {
 
 uint64_t counter(const sim::StatsRegistry& stats, const std::string& name) { return stats.value(name); }

@@ -21,6 +21,14 @@ struct LevelFigures {
   double hit_rate() const;  // NaN without accesses
 };
 
+// The share of the requests reaching levels[0] that the first `count`
+// levels serve, each level's hit rate applied to what passes the ones
+// before: 1 - (1 - h0)(1 - h1)... (the "L0+L1" of a GPU profiler, which
+// reports each level's hit rate; counting the levels' hits instead would
+// miss the L0 misses an MSHR merged into one L1 request). NaN without
+// accesses at levels[0]; a level without accesses serves nothing.
+double served_within(const std::vector<LevelFigures>& levels, size_t count);
+
 // From the timing model's counters at the end of a run.
 struct TimingFigures {
   uint64_t cycles = 0;

@@ -92,11 +92,7 @@ std::string format_run_report(const RunReport& r) {
            "    7-29%, L0 hit ~55-66%, L0+L1 73-79%; 3DMark DXR feature test ~10% of peak; box:triangle 3.6-8.9:1\n";
     out += fmt::format("    here: box:triangle {:.1f}:1, L0 {}, L0+L1 {}\n",
                        t.tri_tests ? static_cast<double>(t.box_tests) / t.tri_tests : 0.0,
-                       percent(t.levels[0].hit_rate()),
-                       percent(t.levels[0].hits + t.levels[0].misses
-                                   ? static_cast<double>(t.levels[0].hits + t.levels[1].hits) /
-                                         (t.levels[0].hits + t.levels[0].misses)
-                                   : std::nan("")));
+                       percent(t.levels[0].hit_rate()), percent(report::served_within(t.levels, 2)));
   }
   out += fmt::format("\nengine {} ({} thread{}): {:.2f} s wall for the rays ({:.0f} rays/s), {:.2f} s setup\n",
                      r.engine, r.threads, r.threads == 1 ? "" : "s", r.wall_s, r.wall_s > 0 ? n.rays / r.wall_s : 0.0,
