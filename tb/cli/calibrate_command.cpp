@@ -181,8 +181,7 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options, const 
   options.config = default_config;
   CLI::App* calibrate = app.add_subcommand(
       "calibrate", "Run fixed workloads and set the chip's figures beside public RDNA2 measurements");
-  calibrate->add_option("--config", options.config, "Chip configuration: a YAML file, or a shipped one's name")
-      ->capture_default_str();
+  cli::add_config_option(calibrate, options.config);
   cli::add_set_option(calibrate, options.sets);
   calibrate->add_option("--json", options.json, "Write the rows to FILE as JSON");
   calibrate->add_option("--markdown", options.markdown, "Write the table to FILE as Markdown (docs/calibration.md's)");

@@ -83,6 +83,10 @@ void add_set_option(CLI::App* command, std::vector<std::string>& sets) {
                       "the file)");
 }
 
+void add_config_option(CLI::App* command, std::string& config, const std::string& what) {
+  command->add_option("--config", config, what + ": a YAML file, or a shipped one's name")->capture_default_str();
+}
+
 std::string resolve_config(const std::string& file_or_name) {
   namespace fs = std::filesystem;
   if (fs::exists(file_or_name) || file_or_name.find('/') != std::string::npos ||

@@ -53,6 +53,8 @@ void add_debug_option(CLI::App* command);
 // (configs/NAME.yaml: small, xbox_series_s, xbox_series_x); each --set
 // gives one key of it another value (cfg::Override). Throws ConfigError.
 void add_set_option(CLI::App* command, std::vector<std::string>& sets);
+// --config FILE|NAME, `what` naming what it is ("Chip configuration").
+void add_config_option(CLI::App* command, std::string& config, const std::string& what = "Chip configuration");
 std::string resolve_config(const std::string& file_or_name);
 std::vector<cfg::Override> overrides_of(const std::vector<std::string>& sets);
 cfg::Config load_chip_config(const std::string& file_or_name, const std::vector<std::string>& sets);

@@ -92,8 +92,7 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
       "run", "Trace a scene through the chip: rays/s, box and triangle tests/s against peak, stalls, cache hit rates");
   // A flag given twice keeps its last value, so scripts/run's defaults can be overridden.
   run->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  run->add_option("--config", options.config, "Chip configuration: a YAML file, or a shipped one's name")
-      ->capture_default_str();
+  cli::add_config_option(run, options.config);
   add_set_option(run, options.sets);
   run->add_option("--scene", options.scene,
                   "'level' (built in: a game-like level, a TLAS over 5448 instances of 31 BLASes), 'basic' (built in: "

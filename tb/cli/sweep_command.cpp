@@ -295,8 +295,7 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& options, const std::str
       "sweep",
       "Run `run` or `peak` over a grid of --set values, a process per point, and merge the results "
       "(tdsim sweep [flags] -- run|peak [its flags])");
-  sweep->add_option("--config", options.config, "Base chip configuration: a YAML file, or a shipped one's name")
-      ->capture_default_str();
+  cli::add_config_option(sweep, options.config, "Base chip configuration");
   sweep->add_option("--set", options.sets,
                     "KEY=V1,V2,...: an axis of the grid (one value: fixed for every point); repeatable");
   sweep->add_flag("--zip", options.zip, "Pair the values one to one instead of taking every combination");

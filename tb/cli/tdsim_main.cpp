@@ -289,8 +289,7 @@ int main(int argc, char** argv) {
   PeakOptions peak;
   CLI::App* peak_cmd = app.add_subcommand(
       "peak", "Microbenchmarks on the timing model: peak box/triangle rates, latency per level, bandwidth limits");
-  peak_cmd->add_option("--config", peak.config, "Chip configuration: a YAML file, or a shipped one's name")
-      ->capture_default_str();
+  add_config_option(peak_cmd, peak.config);
   peak_cmd->add_option("--json", peak.json, "Write the measured figures to FILE as JSON");
   peak_cmd->add_option("--waves", peak.bench.waves_per_td, "Measured wave64 instructions per TD in each peak phase")
       ->check(td::tb::unsigned_in(1, 1000000))
@@ -320,8 +319,7 @@ int main(int argc, char** argv) {
       "bench",
       "Simulation speed: the timing model on the peak and memory-bound microbenchmarks, on threads and in check, "
       "each against the golden reference on the same lanes");
-  bench_cmd->add_option("--config", bench.config, "Chip configuration: a YAML file, or a shipped one's name")
-      ->capture_default_str();
+  add_config_option(bench_cmd, bench.config);
   bench_cmd->add_flag("--single-td", bench.single_td, "Simulate one TD (1 WGP x 1 TD) of that configuration");
   bench_cmd->add_option("--datapath", bench.datapath,
                         "The TD's datapaths: cpp (the reference's maths) or rtl (the Verilated units); default: "
