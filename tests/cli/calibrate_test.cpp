@@ -30,41 +30,47 @@ std::string figure_of(const std::string& row) {
   return from == std::string::npos || to == std::string::npos ? row : row.substr(from + 2, to - from - 2);
 }
 
-// The part of `text` between the calibrate markers.
-std::string generated_table(const std::string& text) {
-  const std::string begin = "<!-- tdsim calibrate --markdown: begin -->\n", end = "<!-- tdsim calibrate --markdown: end -->";
+// The part of `text` between the markers of `config`'s table.
+std::string generated_table(const std::string& text, const std::string& config) {
+  const std::string begin = "<!-- tdsim calibrate --config " + config + " --markdown: begin -->\n",
+                    end = "<!-- tdsim calibrate --config " + config + " --markdown: end -->";
   const size_t from = text.find(begin), to = text.find(end);
   if (from == std::string::npos || to == std::string::npos || to < from) return "(no markers)";
   return text.substr(from + begin.size(), to - from - begin.size());
 }
 
-TEST_F(Calibrate, SeriesXTableJsonAndTheDocsAgree) {
-  const fs::path json = dir_ / "rows.json", markdown = dir_ / "table.md";
-  const RunResult run = run_tdsim("calibrate --config xbox_series_x --json " + json.string() + " --markdown " +
-                                  markdown.string());
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  for (const char* row : {"L2 hit, load-to-use", "DRAM, load-to-use", "RT pass: L0 hit rate",
-                          "RT pass: box to triangle tests", "Path tracing: occupancy",
-                          "DXR feature test: box tests, share of peak"})
-    EXPECT_NE(run.output.find(row), std::string::npos) << row << "\n" << run.output;
-  EXPECT_NE(run.output.find(" of 16 figures in their band"), std::string::npos) << run.output;
-  const std::string rows = read_file(json);
-  for (const char* field : {"\"figure\"", "\"source\"", "\"measured\"", "\"model\"", "\"error\"", "\"in_band\""})
-    EXPECT_NE(rows.find(field), std::string::npos) << field;
-  // The docs show what the command writes, so they cannot drift from it:
-  // a row that changed is named, and one that left (or entered) its band
-  // says so.
-  const std::vector<std::string> docs = lines_of(generated_table(read_file(std::string(TDSIM_SOURCE_DIR) +
-                                                                          "/docs/calibration.md"))),
-                                 now = lines_of(read_file(markdown));
-  ASSERT_EQ(docs.size(), now.size()) << "docs/calibration.md: regenerate its table with build/tdsim calibrate";
-  for (size_t k = 0; k < now.size(); ++k) {
-    if (docs[k] == now[k]) continue;
-    const bool was_in = ends_with(docs[k], "| yes |"), is_in = ends_with(now[k], "| yes |");
-    ADD_FAILURE() << "docs/calibration.md, row '" << figure_of(now[k]) << "': "
-                  << (was_in == is_in ? "changed" : was_in ? "LEFT ITS BAND" : "entered its band")
-                  << "\n  docs: " << docs[k] << "\n  now:  " << now[k]
-                  << "\n(regenerate the table with build/tdsim calibrate --markdown)";
+TEST_F(Calibrate, TablesJsonAndTheDocsAgree) {
+  for (const std::string config : {"xbox_series_x", "xbox_series_s"}) {
+    SCOPED_TRACE(config);
+    const fs::path json = dir_ / "rows.json", markdown = dir_ / "table.md";
+    const RunResult run =
+        run_tdsim("calibrate --config " + config + " --json " + json.string() + " --markdown " + markdown.string());
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    for (const char* row : {"L2 hit, load-to-use", "DRAM, load-to-use", "RT pass: L0 hit rate",
+                            "RT pass: box to triangle tests", "Path tracing: occupancy",
+                            "DXR feature test: box tests, share of peak"})
+      EXPECT_NE(run.output.find(row), std::string::npos) << row << "\n" << run.output;
+    EXPECT_NE(run.output.find(" of 16 figures in their band"), std::string::npos) << run.output;
+    const std::string rows = read_file(json);
+    for (const char* field : {"\"figure\"", "\"source\"", "\"measured\"", "\"model\"", "\"error\"", "\"in_band\""})
+      EXPECT_NE(rows.find(field), std::string::npos) << field;
+    // The docs show what the command writes, so they cannot drift from it:
+    // a row that changed is named, and one that left (or entered) its band
+    // says so.
+    const std::vector<std::string> docs = lines_of(
+                                       generated_table(read_file(std::string(TDSIM_SOURCE_DIR) + "/docs/calibration.md"),
+                                                       config)),
+                                   now = lines_of(read_file(markdown));
+    ASSERT_EQ(docs.size(), now.size()) << "docs/calibration.md: regenerate the " << config
+                                       << " table with build/tdsim calibrate";
+    for (size_t k = 0; k < now.size(); ++k) {
+      if (docs[k] == now[k]) continue;
+      const bool was_in = ends_with(docs[k], "| yes |"), is_in = ends_with(now[k], "| yes |");
+      ADD_FAILURE() << "docs/calibration.md, " << config << " row '" << figure_of(now[k]) << "': "
+                    << (was_in == is_in ? "changed" : was_in ? "LEFT ITS BAND" : "entered its band")
+                    << "\n  docs: " << docs[k] << "\n  now:  " << now[k]
+                    << "\n(regenerate the table with build/tdsim calibrate --config " << config << " --markdown)";
+    }
   }
 }
 
