@@ -55,14 +55,15 @@ struct BlasEntry {
   Aabb box;
 };
 
-// The entries TAPU `tapu` (0, 4, 16) makes of a BLAS.
-std::vector<BlasEntry> blas_entries(const BvhTree& tree, const BoxNodes& plan, uint32_t tapu) {
-  if (tapu == 0) return {BlasEntry{0, {}, root_bounds(tree, plan)}};
+// The entries a BLAS's instances get when pulled up `levels` levels (0: none;
+// 1: TAPU4, the root's children; 2: TAPU16, their children).
+std::vector<BlasEntry> blas_entries(const BvhTree& tree, const BoxNodes& plan, int levels) {
+  if (levels == 0) return {BlasEntry{0, {}, root_bounds(tree, plan)}};
   std::vector<BlasEntry> out;
   const BvhBoxNode& root = tree.nodes[0];
   for (uint8_t s = 0; s < root.slot_count; ++s) {
     const BvhSlot& slot = root.slots[s];
-    if (tapu == 4 || slot.is_triangle) {
+    if (levels == 1 || slot.is_triangle) {
       out.push_back(BlasEntry{1, {s, 0}, plan.boxes[0].box[s]});
       continue;
     }
@@ -178,6 +179,7 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options, unsign
   std::vector<BvhTree> trees(scene.blases.size());
   std::vector<std::array<std::vector<BlasEntry>, 3>> entries(scene.blases.size());
   std::vector<bool> usable(scene.blases.size(), false);
+  // Levels an instance is pulled up by (0, 1 for TAPU4, 2 for TAPU16).
   const auto tapu_level = [&](const Instance& instance) {
     switch (options.tapu) {
       case TapuPolicy::kOff: return 0;
@@ -201,7 +203,7 @@ EncodedBvh build_scene_bvh(const Scene& scene, const BvhOptions& options, unsign
       std::vector<BlasEntry>& list = entries[instance.blas][tapu_level(instance)];
       if (list.empty())
         list = blas_entries(trees[instance.blas], plan_box_nodes(trees[instance.blas], Fp16Choice::of(options), true),
-                            std::array<uint32_t, 3>{0, 4, 16}[tapu_level(instance)]);
+                            tapu_level(instance));
     }
 
   // The TLAS over the placed instances' entries' world boxes: leaves[k]
