@@ -532,6 +532,11 @@ const Section<ShaderConfig>& shader_section() {
           word("overflow", &ShaderConfig::overflow, {"parent_pointers", "restart"}),
           whole("alu_instructions_per_iteration", &ShaderConfig::alu_instructions_per_iteration, {0, 100000}),
           whole("alu_instructions_per_instance", &ShaderConfig::alu_instructions_per_instance, {0, 100000}),
+          whole("lds_latency_cycles", &ShaderConfig::lds_latency_cycles, {0, 100000}),
+          whole("hit_attribute_loads", &ShaderConfig::hit_attribute_loads, {0, 3}),
+          whole("hit_texture_loads", &ShaderConfig::hit_texture_loads, {0, 16}),
+          whole("hit_texture_kib", &ShaderConfig::hit_texture_kib, {1, 1048576}),
+          whole("hit_alu_instructions", &ShaderConfig::hit_alu_instructions, {0, 100000}),
       },
       [](const ConfigReader& r, const SectionNodes& nodes, const ShaderConfig& c) {
         if (c.lanes_per_wave != 32 && c.lanes_per_wave != 64)

@@ -49,6 +49,11 @@
 //   shader.overflow                parent_pointers | restart
 //   shader.alu_instructions_per_iteration  0 .. 100000
 //   shader.alu_instructions_per_instance   0 .. 100000
+//   shader.lds_latency_cycles      0 .. 100000
+//   shader.hit_attribute_loads     0 .. 3
+//   shader.hit_texture_loads       0 .. 16
+//   shader.hit_texture_kib         1 .. 1048576
+//   shader.hit_alu_instructions    0 .. 100000
 //   bvh.quality                    normal | high
 //   bvh.blas_builder               sah | lbvh | ploc
 //   bvh.tlas_builder               sah | lbvh | ploc
@@ -133,6 +138,14 @@ struct ShaderConfig {
   std::string overflow;                         // parent_pointers | restart: the way back once entries were dropped
   uint32_t alu_instructions_per_iteration = 0;  // VALU work of one traversal-loop iteration
   uint32_t alu_instructions_per_instance = 0;   // VALU work of the instance step (two levels)
+  uint32_t lds_latency_cycles = 0;              // a stack pop's LDS read, before the next intersect
+  // The closest-hit shading a wave does once its traversal is done
+  // (tb/traversal/hit_shading.h): per lane whose ray hit, 16-byte loads of
+  // its triangle's vertex attributes, then of texture blocks, then ALU work.
+  uint32_t hit_attribute_loads = 0;  // the triangle's vertices' attributes, one 16-byte load each
+  uint32_t hit_texture_loads = 0;    // texture blocks, one 16-byte load (a BC block) from each of as many textures
+  uint32_t hit_texture_kib = 0;      // each texture's size
+  uint32_t hit_alu_instructions = 0; // VALU work of the shading, once its loads land
 };
 
 // How `tdsim run` builds the scene's BVH (tb/scene/bvh_options.h says what each means).

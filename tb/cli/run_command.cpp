@@ -81,6 +81,11 @@ traversal::ShaderParams shader_params(const cfg::ShaderConfig& config) {
   params.stack_entries = config.stack_entries;
   params.alu_instructions_per_iteration = config.alu_instructions_per_iteration;
   params.alu_instructions_per_instance = config.alu_instructions_per_instance;
+  params.lds_latency_cycles = config.lds_latency_cycles;
+  params.shading.attribute_loads = config.hit_attribute_loads;
+  params.shading.texture_loads = config.hit_texture_loads;
+  params.shading.texture_bytes = uint64_t{config.hit_texture_kib} * 1024;
+  params.shading.alu_instructions = config.hit_alu_instructions;
   return params;
 }
 
@@ -256,6 +261,9 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
     report.timing = run::timing_figures(stats, config, engine->cycles());
     report.occupancy = cfg::shader_occupancy(config.shader);
     report.vgprs = config.shader.vgprs;
+    report.hit_attribute_loads = config.shader.hit_attribute_loads;
+    report.hit_texture_loads = config.shader.hit_texture_loads;
+    report.hit_alu_instructions = config.shader.hit_alu_instructions;
   }
   std::cout << run::format_run_report(report);
   if (timed)

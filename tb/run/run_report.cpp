@@ -71,6 +71,11 @@ std::string format_run_report(const RunReport& r) {
     out += o.overridden ? fmt::format("  occupancy       {:>12}  waves per SIMD (shader.waves_per_simd)\n", o.waves_per_simd)
                         : fmt::format("  occupancy       {:>12}  waves per SIMD ({} VGPRs allow {}, the stacks' LDS {})\n",
                                       o.waves_per_simd, r.vgprs, o.by_vgprs, o.by_lds);
+    if (r.hit_shading())
+      out += fmt::format("  closest hit     {:>12}  loads per lane that hit ({} vertex attributes, {} texture blocks), then "
+                         "{} ALU instructions\n",
+                         r.hit_attribute_loads + r.hit_texture_loads, r.hit_attribute_loads, r.hit_texture_loads,
+                         r.hit_alu_instructions);
     out += "  TD stalls (share of TD-cycles; one cycle may count under several causes):";
     for (const auto& [cause, share] : t.stalls) out += fmt::format(" {} {};", cause, percent(share));
     out += "\n  caches:          hit rate        bytes   MSHR-full refusals\n";
@@ -80,8 +85,11 @@ std::string format_run_report(const RunReport& r) {
     out += fmt::format("    DRAM {:>19} {:>12}   {:.1f} GB/s of {:.1f} GB/s\n", "", t.dram_bytes,
                        t.seconds > 0 ? t.dram_bytes / t.seconds / 1e9 : 0.0, t.dram_peak_bytes_per_s / 1e9);
     if (t.counts_loads) {
-      const char* what = r.scene_report ? (r.parent_pointers ? "instance nodes, parent links" : "instance nodes")
-                                        : "parent links";
+      std::string what;
+      for (const auto& [used, name] : {std::pair{r.scene_report.has_value(), "instance nodes"},
+                                       std::pair{r.parent_pointers, "parent links"},
+                                       std::pair{r.hit_shading(), "closest-hit shading"}})
+        if (used) what += (what.empty() ? "" : ", ") + std::string(name);
       out += fmt::format("  vector loads ({}): {} lanes, {} bytes; hit rate", what, t.load_lanes, t.load_bytes);
       for (const LevelFigures& level : t.load_levels)
         out += fmt::format(" {} {}{}", level.name, percent(level.hit_rate()), &level == &t.load_levels.back() ? "" : ",");

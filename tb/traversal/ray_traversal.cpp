@@ -30,7 +30,7 @@ void RayTraversal::start(const scene::EncodedBvh& bvh, const scene::SceneRay& ra
   return_mode0_ = bvh.descriptor.return_mode == 0;
   trail_length_ = 0;
   stack_bottom_ = stack_size_ = max_stack_ = 0;
-  has_hit_ = front_face_ = in_blas_ = loading_ = false;
+  has_hit_ = front_face_ = in_blas_ = loading_ = popped_ = false;
   primitive_ = scene::kNoPrimitive;
   hit_instance_ = 0;
   u_ = v_ = 0;
@@ -213,6 +213,7 @@ RayTraversal::LoadRequest RayTraversal::load_request() const {
 }
 
 void RayTraversal::consume_loaded(const LoadedDwords& dwords) {
+  popped_ = false;
   if (parent_pointers_ && climb_.loading_parent) {
     consume_parent_link(dwords[0]);
     return;
@@ -222,6 +223,7 @@ void RayTraversal::consume_loaded(const LoadedDwords& dwords) {
 }
 
 void RayTraversal::consume(const LaneResult& result) {
+  popped_ = false;
   if (!result.written) {  // an inactive lane: nothing was tested, nothing will be
     done_ = true;
     return;
@@ -353,6 +355,7 @@ void RayTraversal::push(uint32_t node_ptr) {
 }
 
 uint32_t RayTraversal::pop() {
+  popped_ = true;
   --stack_size_;
   if (parent_pointers_ && in_blas_) --climb_.blas_pushes;
   return stack()[(stack_bottom_ + stack_size_) % stack_capacity_];

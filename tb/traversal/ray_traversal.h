@@ -100,7 +100,8 @@ class alignas(64) RayTraversal {
         any_hit_(false),
         in_blas_(false),
         loading_(false),
-        parent_pointers_(false) {}
+        parent_pointers_(false),
+        popped_(false) {}
   RayTraversal(const RayTraversal&) = delete;
   RayTraversal& operator=(const RayTraversal&) = delete;
 
@@ -140,10 +141,15 @@ class alignas(64) RayTraversal {
   struct LoadRequest {
     uint64_t address = 0;
     uint32_t count = 0, dwords = 0;
+    uint64_t stride = 16;  // bytes from one load's address to the next's
+    uint64_t address_of(uint32_t load) const { return address + stride * load; }
   };
   static constexpr uint32_t kMaxLoads = scene::kInstanceTapuTraversalBytes / 16;  // a request's most loads
   using LoadedDwords = std::array<uint32_t, 4 * kMaxLoads>;
   bool wants_load() const { return loading_; }
+  // The last consume() or consume_loaded() took the next node from the
+  // stack: the shader read it from LDS before it can issue.
+  bool popped() const { return popped_; }
   LoadRequest load_request() const;
   void consume_loaded(const LoadedDwords& dwords);
 
@@ -217,6 +223,7 @@ class alignas(64) RayTraversal {
   bool in_blas_ : 1;       // two levels: below an instance node (child pointers add blas_base_ptr_)
   bool loading_ : 1;       // loads before the next step (the instance step or the way back)
   bool parent_pointers_ : 1;  // the options' overflow: the way back by parent links (climb_, below)
+  bool popped_ : 1;           // the last step took its next node from the stack (an LDS read)
   // Line 1, every step: the steps counted, the trail's first 32 levels and
   // the stack's first 10 entries (98% of pushes and pops in the default
   // scene's primary rays).

@@ -47,6 +47,7 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
       alu_cycles_per_iteration_(uint64_t{params.alu_instructions_per_iteration} * (params.lanes_per_wave / 32)),
       alu_cycles_per_instance_(uint64_t{params.alu_instructions_per_instance} * (params.lanes_per_wave / 32)),
       issue_cycles_(params.lanes_per_wave / 32),
+      alu_cycles_per_shading_(uint64_t{params.shading.alu_instructions} * (params.lanes_per_wave / 32)),
       walks_(size_t{td_count} * params.simds_per_td * params.waves_per_simd * params.lanes_per_wave),
       waves_(size_t{td_count} * params.simds_per_td * params.waves_per_simd),
       schedule_(waves_.size()),
@@ -63,7 +64,11 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
       ready_wait_cycles_(stats.counter("ready_wait_cycles", "wave-cycles",
                                        "a wave's instruction was ready but the TD had no room for it")),
       td_wait_cycles_(stats.counter("td_wait_cycles", "wave-cycles",
-                                    "a wave waited for its instruction's results from the TD")) {
+                                    "a wave waited for its instruction's results from the TD")),
+      waits_(stats.counter("waits", "waits",
+                           "times a wave waited for the TD (s_waitcnt): one per intersect, one per group of loads")),
+      lds_wait_cycles_(stats.counter("lds_wait_cycles", "wave-cycles",
+                                     "a wave waited for a stack pop's LDS read before its next intersect")) {
   if (params_.lanes_per_wave != 32 && params_.lanes_per_wave != 64)
     throw std::invalid_argument("shader: lanes_per_wave must be 32 or 64");
   for (size_t w = 0; w < waves_.size(); ++w) {
@@ -79,10 +84,20 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
   if (issues_loads()) {
     load_instructions_ = &stats.counter("load_instructions", "instructions",
                                         "vector loads issued: four of 16 bytes per instance step, one of 4 bytes per "
-                                        "parent link");
+                                        "parent link, the closest-hit shading's of 16 bytes");
     load_lanes_issued_ = &stats.counter("load_lanes_issued", "lanes", "lanes of those loads with EXEC on");
     instance_alu_cycles_ = &stats.counter("instance_alu_cycles", "SIMD-cycles",
                                           "of alu_busy_cycles, the instance steps' (mask, transform, reciprocals)");
+  }
+  if (params_.shading.on()) {
+    shading_layout_ = ShadingLayout(bvh_, params_.shading);
+    shading_load_instructions_ = &stats.counter(
+        "shading_load_instructions", "instructions",
+        "of load_instructions, the closest-hit shading's (vertex attributes, texture blocks)");
+    shading_load_lanes_ = &stats.counter("shading_load_lanes", "lanes",
+                                         "lanes of those loads: each lane that hit, attribute and texture loads each");
+    shading_alu_cycles_ =
+        &stats.counter("shading_alu_cycles", "SIMD-cycles", "of alu_busy_cycles, the closest-hit shading's");
   }
   for (TdWaves& td : td_waves_) {
     td.in_alu.reserve(waves_per_td());
@@ -103,6 +118,9 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
   wave.live = 0;
   wave.wants_loads = wave.load_lanes = 0;
   wave.loads_to_issue = wave.loads_in_flight = 0;
+  wave.hit_lanes = 0;
+  wave.shading = ShadingPhase::kNone;
+  wave.lds_read = false;
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
     if (ray_buffer_next_ == ray_buffer_.size() && !rays_exhausted_) {
       ray_buffer_.clear();
@@ -133,7 +151,9 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
 
 void TraversalShader::deliver(Wave& wave, uint32_t lane) {
   const RayTraversal& walk = wave.lanes[lane];
-  sink_.deliver(run::TracedRay{wave.ray_index[lane], wave.rays[lane], walk.hit(), walk.counters()});
+  const scene::RayHit hit = walk.hit();
+  if (hit.hit) wave.hit_lanes |= uint64_t{1} << lane;
+  sink_.deliver(run::TracedRay{wave.ray_index[lane], wave.rays[lane], hit, walk.counters()});
   rays_finished_.add(1);
 }
 
@@ -148,10 +168,14 @@ void TraversalShader::run_alu(size_t index, uint64_t from_cycle, uint64_t cycles
   const uint64_t start = std::max(from_cycle, simd_free);
   simd_free = start + cycles;
   alu_busy_cycles_.add(cycles);
+  Wave& wave = waves_[index];
+  const uint64_t lds = wave.lds_read ? params_.lds_latency_cycles : 0;
+  wave.lds_read = false;
+  lds_wait_cycles_.add(lds);
   turn.state = WaveState::kAlu;
-  turn.ready_cycle = simd_free;
+  turn.ready_cycle = simd_free + lds;
   std::vector<ReadyWave>& in_alu = td_waves_[td_of(index)].in_alu;
-  in_alu.push_back(ReadyWave{simd_free, static_cast<uint32_t>(index)});
+  in_alu.push_back(ReadyWave{turn.ready_cycle, static_cast<uint32_t>(index)});
   std::push_heap(in_alu.begin(), in_alu.end());
 }
 
@@ -183,9 +207,14 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
     // The wave's next load; the one after it a SIMD issue later.
     const uint32_t load = wave.load_count - wave.loads_to_issue--;
     out.id = next_id_++;
-    load_lanes_issued_->add(fill_load(wave, load, out));
+    const uint32_t active = fill_load(wave, load, out);
+    load_lanes_issued_->add(active);
     ++wave.loads_in_flight;
     load_instructions_->add(1);
+    if (wave.shading != ShadingPhase::kNone) {
+      shading_load_instructions_->add(1);
+      shading_load_lanes_->add(active);
+    }
     if (wave.loads_to_issue > 0) {
       turn.ready_cycle = cycle + issue_cycles_;
       td.in_alu.push_back(ReadyWave{turn.ready_cycle, static_cast<uint32_t>(chosen)});
@@ -230,7 +259,7 @@ uint32_t TraversalShader::fill_load(Wave& wave, uint32_t load, WaveInstr& out) c
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
     const RayTraversal::LoadRequest& request = wave.load_request[lane];
     if ((wave.load_lanes >> lane) & 1u && load < request.count) {
-      out.lanes[lane] = LaneInput::load(request.address + 16 * load, request.dwords);
+      out.lanes[lane] = LaneInput::load(request.address_of(load), request.dwords);
       ++active;
     } else {
       out.lanes[lane] = LaneInput::load(0, 4, false);
@@ -240,6 +269,7 @@ uint32_t TraversalShader::fill_load(Wave& wave, uint32_t load, WaveInstr& out) c
 }
 
 void TraversalShader::take_load_data(Wave& wave, uint32_t load, const LaneResult* results) {
+  if (wave.shading != ShadingPhase::kNone) return;  // the shading's loads read nothing the model uses
   for (uint64_t lanes = wave.load_lanes; lanes != 0; lanes &= lanes - 1) {
     const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
     const RayTraversal::LoadRequest& request = wave.load_request[lane];
@@ -252,12 +282,18 @@ void TraversalShader::take_load_data(Wave& wave, uint32_t load, const LaneResult
 bool TraversalShader::loads_returned(size_t index, uint64_t complete_cycle) {
   Wave& wave = waves_[index];
   if (--wave.loads_in_flight > 0 || wave.loads_to_issue > 0) return true;  // the wave waits for them all
+  if (wave.shading != ShadingPhase::kNone) {
+    wave.load_lanes = 0;
+    next_shading_phase(index, complete_cycle);
+    return true;
+  }
   bool instance_step = false;
   for (uint64_t lanes = wave.load_lanes; lanes != 0; lanes &= lanes - 1) {
     const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
     RayTraversal& walk = wave.lanes[lane];
     instance_step = instance_step || wave.load_request[lane].dwords == 4;  // (a parent link is one dword)
     walk.consume_loaded(wave.load_data[lane]);
+    wave.lds_read = wave.lds_read || walk.popped();
     if (walk.wants_load()) {  // masked out, and the way back wants a parent link
       wave.wants_loads |= uint64_t{1} << lane;
       wave.load_request[lane] = walk.load_request();
@@ -313,14 +349,17 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
       const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
       const RayTraversal::LoadRequest& request = wave.load_request[lane];
       if (entry.load >= request.count) continue;
-      const LaneInput input = LaneInput::load(request.address + 16 * entry.load, request.dwords);
+      const LaneInput input = LaneInput::load(request.address_of(entry.load), request.dwords);
       checks.pend(PendingLane{order, result.id, InstrKind::kLoad, lane, input, result.lanes[lane]});
     }
-    if (wave.loads_in_flight == 1 && wave.loads_to_issue == 0)
+    if (wave.loads_in_flight == 1 && wave.loads_to_issue == 0) {
       td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
+      waits_.add(1);
+    }
     return loads_returned(index, result.complete_cycle);
   }
   td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
+  waits_.add(1);
   // The first lanes' walks too: the loop asks only for those further on
   // (a wave has at least 32 lanes).
   for (uint32_t lane = 0; lane < kPrefetchLanes; ++lane) prefetch_walk(wave.lanes[lane]);
@@ -332,6 +371,7 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
       checks.pend(PendingLane{order, result.id, InstrKind::kIntersect, lane, walk.next_instruction(),
                               result.lanes[lane]});
     walk.consume(result.lanes[lane]);
+    wave.lds_read = wave.lds_read || walk.popped();
     if (walk.wants_load()) {
       wave.wants_loads |= uint64_t{1} << lane;
       wave.load_request[lane] = walk.load_request();
@@ -361,11 +401,54 @@ bool TraversalShader::wave_stepped(size_t index, uint64_t complete_cycle) {
     run_alu(index, complete_cycle, alu_cycles_per_iteration_);
     return true;
   }
-  // The wave ends; its slot starts the next one when the TD next asks.
+  if (params_.shading.on() && wave.hit_lanes != 0) {
+    next_shading_phase(index, complete_cycle);
+    return true;
+  }
+  end_wave(index);
+  return true;
+}
+
+void TraversalShader::next_shading_phase(size_t index, uint64_t cycle) {
+  Wave& wave = waves_[index];
+  const HitShading& shading = params_.shading;
+  const auto start_phase = [&](ShadingPhase phase, uint32_t count) {
+    wave.shading = phase;
+    for (uint64_t lanes = wave.hit_lanes; lanes != 0; lanes &= lanes - 1) {
+      const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
+      const scene::RayHit hit = wave.lanes[lane].hit();
+      wave.load_request[lane] =
+          phase == ShadingPhase::kAttributes
+              ? RayTraversal::LoadRequest{shading_layout_.attribute_address(hit), count, 4, ShadingLayout::kLoadBytes}
+              : RayTraversal::LoadRequest{shading_layout_.texture_address(hit), count, 4,
+                                          shading_layout_.texture_bytes()};
+    }
+    wave.load_lanes = wave.hit_lanes;
+    wave.load_count = wave.loads_to_issue = count;
+    run_alu(index, cycle, 0);  // the loads issue at the SIMD's turn
+  };
+  if (wave.shading == ShadingPhase::kNone && shading.attribute_loads > 0) {
+    start_phase(ShadingPhase::kAttributes, shading.attribute_loads);
+    return;
+  }
+  if (wave.shading != ShadingPhase::kTextures && shading.texture_loads > 0) {
+    start_phase(ShadingPhase::kTextures, shading.texture_loads);
+    return;
+  }
+  // The shading's ALU work goes on the SIMD, and the slot is free (the
+  // header says why that is the SIMD's time all the same).
+  uint64_t& simd_free = simd_free_cycle_[simd_of(index)];
+  simd_free = std::max(cycle, simd_free) + alu_cycles_per_shading_;
+  alu_busy_cycles_.add(alu_cycles_per_shading_);
+  shading_alu_cycles_->add(alu_cycles_per_shading_);
+  end_wave(index);
+}
+
+void TraversalShader::end_wave(size_t index) {
+  // Its slot starts the next wave when the TD next asks.
   schedule_[index].state = WaveState::kEmpty;
   ++td_waves_[td_of(index)].empty;
   --live_waves_;
-  return true;
 }
 
 }  // namespace td::traversal

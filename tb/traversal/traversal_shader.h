@@ -23,6 +23,13 @@
 // test, transform, reciprocals) before its next intersect; the other
 // lanes wait, as lanes of one wave do.
 //
+// Closest-hit shading (ShaderParams::shading, hit_shading.h): a wave whose
+// lanes have all finished their walks does, for its lanes that hit, the
+// attribute loads, a wait, the texture loads, a wait, and the shading's ALU
+// work; then its slot is free. (The slot frees as the ALU work is put on
+// its SIMD: the next wave in it starts its own ALU work behind it on the
+// same SIMD, so the SIMD's time is the same as if the slot waited.)
+//
 // Every result (or every Nth instruction's) is checked against the golden
 // reference on the same lane and memory, so a timed run's hits are the
 // functional engine's hits or a mismatch is reported. The checks run in
@@ -43,6 +50,7 @@
 #include "tb/run/hit_sink.h"
 #include "tb/run/ray_source.h"
 #include "tb/scene/encoded_bvh.h"
+#include "tb/traversal/hit_shading.h"
 #include "tb/traversal/ray_traversal.h"
 #include "tb/traversal/walk_arena.h"
 
@@ -55,6 +63,11 @@ struct ShaderParams {
   uint32_t stack_entries = 16;                 // per lane, in LDS
   uint32_t alu_instructions_per_iteration = 40;
   uint32_t alu_instructions_per_instance = 32;  // the instance step's, once its loads land
+  // Cycles from a stack pop's LDS read to its data (the next node's
+  // pointer): an iteration in which some lane popped waits for it after
+  // its ALU work, the SIMD free for other waves meanwhile.
+  uint32_t lds_latency_cycles = 0;
+  HitShading shading;                           // after a wave's traversal (off: none)
   // Scoreboard: check every Nth instruction's lanes against the golden
   // reference (1: all, 0: none). Each check costs a reference evaluation.
   uint64_t check_every = 1;
@@ -72,7 +85,7 @@ class TraversalShader final : public timing::WaveClient {
   void process_returned(uint32_t td_index) override;
   // Two levels: the instance step's loads.
   bool issues_loads() const override {
-    return bvh_.two_level() || options_.overflow == Overflow::kParentPointers;
+    return bvh_.two_level() || options_.overflow == Overflow::kParentPointers || params_.shading.on();
   }
   // A wave belongs to one TD, and next_wave fills every empty slot while
   // rays remain: only the TD a result returns to can have new work.
@@ -85,6 +98,7 @@ class TraversalShader final : public timing::WaveClient {
 
  private:
   enum class WaveState : uint8_t { kEmpty, kAlu, kIssued };
+  enum class ShadingPhase : uint8_t { kNone, kAttributes, kTextures };
   // What next_wave() reads of each of a TD's waves, every time it is
   // asked, kept apart from the rest (16 bytes a wave: a TD's 32 in 8 cache
   // lines, not 48).
@@ -132,6 +146,11 @@ class TraversalShader final : public timing::WaveClient {
     // Per lane, the walk's request, taken when the walk (hot then) made it:
     // the loads read it, not the walk's cold line.
     std::vector<RayTraversal::LoadRequest> load_request;
+    // Closest-hit shading: the lanes whose ray hit, and the phase (its
+    // loads in flight are the load phase's above).
+    uint64_t hit_lanes = 0;
+    ShadingPhase shading = ShadingPhase::kNone;
+    bool lds_read = false;  // some lane's last step popped its stack: the next issue waits for LDS
   };
   // An instruction in flight on a TD: its wave, and which of the instance
   // step's loads it is (kIntersectStep for an intersect).
@@ -155,7 +174,8 @@ class TraversalShader final : public timing::WaveClient {
   // next iteration's ALU work, or its end. Returns true (results taken).
   bool wave_stepped(size_t wave, uint64_t complete_cycle);
   // The wave's ALU work of `cycles` from `from_cycle` (its SIMD's turn
-  // permitting); then it is ready to issue.
+  // permitting), and an LDS read's latency after it if the wave's lanes
+  // popped (wave.lds_read, cleared); then it is ready to issue.
   void run_alu(size_t wave, uint64_t from_cycle, uint64_t cycles);
   // The instance step's loads: filling one, taking one's data, the last one back.
   // Fills load `load` of the wave's load phase; returns its active lanes.
@@ -163,6 +183,10 @@ class TraversalShader final : public timing::WaveClient {
   void start_loads(Wave& wave);  // the lanes in wants_loads start their load phase
   void take_load_data(Wave& wave, uint32_t load, const LaneResult* results);
   bool loads_returned(size_t wave, uint64_t complete_cycle);
+  // Closest-hit shading: the phase after `phase` (its loads, from
+  // `cycle`), or the shading's ALU work and the wave's end.
+  void next_shading_phase(size_t wave, uint64_t cycle);
+  void end_wave(size_t wave);
 
   // Per TD: lanes returned this clock waiting for their check (the first
   // `waiting`; the rest keep their storage), and that TD's scoreboard.
@@ -197,6 +221,8 @@ class TraversalShader final : public timing::WaveClient {
   uint64_t alu_cycles_per_iteration_;
   uint64_t alu_cycles_per_instance_;
   uint64_t issue_cycles_;  // SIMD clocks between two instructions of one wave (1 for wave32, 2 for wave64)
+  uint64_t alu_cycles_per_shading_;
+  ShadingLayout shading_layout_;  // where the shading's loads go (shading on)
   WalkArena walks_;  // every wave's lanes, wave by wave
   std::vector<Wave> waves_;
   std::vector<WaveSchedule> schedule_;  // per wave, as waves_
@@ -223,9 +249,14 @@ class TraversalShader final : public timing::WaveClient {
   sim::Counter& alu_busy_cycles_;
   sim::Counter& ready_wait_cycles_;
   sim::Counter& td_wait_cycles_;
+  sim::Counter& waits_;
+  sim::Counter& lds_wait_cycles_;
   sim::Counter* load_instructions_ = nullptr;  // two levels only: registered for them
   sim::Counter* load_lanes_issued_ = nullptr;
   sim::Counter* instance_alu_cycles_ = nullptr;
+  sim::Counter* shading_load_instructions_ = nullptr;  // shading on only
+  sim::Counter* shading_load_lanes_ = nullptr;
+  sim::Counter* shading_alu_cycles_ = nullptr;
 };
 
 }  // namespace td::traversal

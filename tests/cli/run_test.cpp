@@ -249,7 +249,9 @@ TEST_F(RunCommand, TwoLevelScenesGiveTheFunctionalHitsOnEveryEngineThreadCountAn
     const RunResult model = run_tdsim(run + variant + " --hits-out " + file.string() + " --stats " + json.string());
     ASSERT_EQ(model.exit_code, 0) << variant << "\n" << model.output;
     EXPECT_EQ(read_file(file), hits) << variant;
-    EXPECT_NE(model.output.find("vector loads (instance nodes, parent links): "), std::string::npos) << model.output;
+    EXPECT_NE(model.output.find("vector loads (instance nodes, parent links, closest-hit shading): "),
+              std::string::npos)
+        << model.output;
     EXPECT_NE(model.output.find(" 0 mismatches"), std::string::npos) << model.output;
     if (stats.empty()) {
       stats = read_file(json);
@@ -365,3 +367,72 @@ TEST_F(RunCommand, BadNodesInASceneExitTwoNamingTheNode) {
 }
 
 }  // namespace
+
+namespace {
+
+// A counter's value in a --stats file (0 when it is not there).
+uint64_t stat_value(const std::string& stats, const std::string& name) {
+  const size_t at = stats.find("\"" + name + "\": {");
+  if (at == std::string::npos) return 0;
+  const size_t value = stats.find("\"value\": ", at);
+  return std::stoull(stats.substr(value + 9));
+}
+// Lines of a hits CSV whose hit column is 1.
+size_t hit_count(const std::string& csv) {
+  size_t count = 0;
+  std::istringstream lines(csv);
+  std::string line;
+  std::getline(lines, line);  // header
+  while (std::getline(lines, line)) {
+    const size_t comma = line.find(',');
+    count += line.compare(comma, 3, ",1,") == 0;
+  }
+  return count;
+}
+
+}  // namespace
+
+TEST_F(RunCommand, ClosestHitShadingLoadsEachHitsAttributesAndTexturesTakesTimeAndChangesNoHit) {
+  // Every lane that hit loads its triangle's 3 vertices and 5 texture blocks
+  // once its wave's walks are done; the hits stay the functional engine's,
+  // every load is checked, and the frame takes longer.
+  const std::string run = kSmallRun + " --rays diffuse --scoreboard all";
+  const fs::path plain = dir_ / "plain.json", shaded = dir_ / "shaded.json";
+  const fs::path plain_hits = dir_ / "plain.csv", shaded_hits = dir_ / "shaded.csv";
+  const RunResult a = run_tdsim(run + " --stats " + plain.string() + " --hits-out " + plain_hits.string());
+  const RunResult b = run_tdsim(run + " --stats " + shaded.string() + " --hits-out " + shaded_hits.string() +
+                                " --set shader.hit_attribute_loads=3 --set shader.hit_texture_loads=5"
+                                " --set shader.hit_alu_instructions=100");
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_NE(b.output.find(", 0 mismatches"), std::string::npos) << b.output;
+  const std::string hits = read_file(plain_hits);
+  ASSERT_EQ(read_file(shaded_hits), hits);
+  const size_t hit_lanes = hit_count(hits);
+  ASSERT_GT(hit_lanes, 50u);
+  const std::string p = read_file(plain), s = read_file(shaded);
+  EXPECT_EQ(stat_value(p, "chip.shader.shading_load_lanes"), 0u);
+  EXPECT_EQ(stat_value(s, "chip.shader.shading_load_lanes"), 8 * hit_lanes);
+  EXPECT_GT(stat_value(s, "chip.shader.shading_alu_cycles"), 0u);
+  EXPECT_GT(stat_value(s, "chip.cycles"), stat_value(p, "chip.cycles"));
+}
+
+TEST_F(RunCommand, AStackPopWaitsForItsLdsReadAndChangesNoHit) {
+  const std::string run = kSmallRun + " --rays diffuse";
+  const fs::path none = dir_ / "none.json", some = dir_ / "some.json";
+  const fs::path none_hits = dir_ / "none.csv", some_hits = dir_ / "some.csv";
+  const RunResult a = run_tdsim(run + " --set shader.lds_latency_cycles=0 --stats " + none.string() + " --hits-out " +
+                                none_hits.string());
+  const RunResult b = run_tdsim(run + " --set shader.lds_latency_cycles=44 --stats " + some.string() + " --hits-out " +
+                                some_hits.string());
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_EQ(read_file(some_hits), read_file(none_hits));
+  const std::string n = read_file(none), s = read_file(some);
+  EXPECT_EQ(stat_value(n, "chip.shader.lds_wait_cycles"), 0u);
+  const uint64_t waited = stat_value(s, "chip.shader.lds_wait_cycles");
+  EXPECT_GT(waited, 0u);
+  EXPECT_EQ(waited % 44, 0u);
+  EXPECT_LT(waited / 44, stat_value(s, "chip.shader.instructions"));  // not every iteration pops
+  EXPECT_GT(stat_value(s, "chip.cycles"), stat_value(n, "chip.cycles"));
+}

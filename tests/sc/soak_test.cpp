@@ -148,6 +148,11 @@ cfg::Config draw_config(uint64_t seed) {
   c.shader.overflow = d.chance(0.5) ? "parent_pointers" : "restart";
   c.shader.alu_instructions_per_iteration = d.whole(0, 100000);
   c.shader.alu_instructions_per_instance = d.whole(0, 100000);
+  c.shader.lds_latency_cycles = d.whole(0, 100000);
+  c.shader.hit_attribute_loads = d.whole(0, 3);
+  c.shader.hit_texture_loads = d.whole(0, 16);
+  c.shader.hit_texture_kib = d.whole(1, 1048576);
+  c.shader.hit_alu_instructions = d.whole(0, 100000);
   const auto builder = [&d] { return d.chance(0.34) ? "sah" : d.chance(0.5) ? "lbvh" : "ploc"; };
   c.bvh.blas_builder = builder();
   c.bvh.tlas_builder = builder();

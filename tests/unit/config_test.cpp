@@ -72,6 +72,11 @@ const std::string kValid =
     "  overflow: parent_pointers\n"
     "  alu_instructions_per_iteration: 40\n"
     "  alu_instructions_per_instance: 32\n"
+    "  lds_latency_cycles: 44\n"
+    "  hit_attribute_loads: 3\n"
+    "  hit_texture_loads: 3\n"
+    "  hit_texture_kib: 1024\n"
+    "  hit_alu_instructions: 100\n"
     "bvh:\n"
     "  blas_builder: ploc\n"
     "  tlas_builder: ploc\n"
@@ -240,11 +245,12 @@ TEST(ConfigShipped, EveryConsoleParameterNamesItsSource) {
       const bool sourced = comment.find("seeds:") != std::string::npos || comment.find("RDNA WP:") != std::string::npos ||
                            comment.find("HC32:") != std::string::npos || comment.find("gpurt:") != std::string::npos ||
                            comment.find("RADV:") != std::string::npos || comment.find("xgl:") != std::string::npos ||
+                           comment.find("C&C:") != std::string::npos ||
                            comment.find("assumption:") != std::string::npos;
       EXPECT_TRUE(sourced) << line;
       EXPECT_NE(comment.find('['), std::string::npos) << "no range: " << line;
     }
-    EXPECT_EQ(parameters, 53);  // every leaf key but chip.name
+    EXPECT_EQ(parameters, 58);  // every leaf key but chip.name
   }
 }
 
