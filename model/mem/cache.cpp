@@ -72,14 +72,7 @@ Cache::Cache(const CacheGeometry& geometry, MemLevel& next, const sim::StatGroup
       next_(next),
       mshrs_(geometry.mshrs),
       events_(events),
-      name_(stats.prefix()) {
-  list_every_mshr_unheld();
-}
-
-void Cache::list_every_mshr_unheld() {
-  unheld_releases_ = {};
-  for (uint32_t i = 0; i < mshrs_.size(); ++i) unheld_releases_.push(UnheldRelease{mshrs_[i].release, i, mshrs_[i].version});
-}
+      name_(stats.prefix()) {}
 
 Cache::Line* Cache::find(uint64_t line) {
   return const_cast<Line*>(static_cast<const Cache*>(this)->find(line));
@@ -121,7 +114,7 @@ Cache::Line& Cache::victim(uint64_t line) {
 }
 
 void Cache::forward(uint32_t mshr, uint64_t cycle) {
-  Mshr& m = mshrs_[mshr];
+  MshrFile::Mshr& m = mshrs_[mshr];
   if (m.asked || m.release != kUnknown) return;  // a second retry notice: already asked
   const MemResponse r = next_.access(m.line << line_shift_, geometry_.line_bytes, cycle, this, mshr, m.traffic);
   if (!r.accepted) {
@@ -136,16 +129,13 @@ void Cache::forward(uint32_t mshr, uint64_t cycle) {
 }
 
 void Cache::fill(uint32_t mshr, uint64_t cycle) {
-  Mshr& m = mshrs_[mshr];
-  if (m.release != kUnknown) return;  // not waiting for a fill
-  m.release = cycle;
-  ++m.version;
-  if (!m.held_by) unheld_releases_.push(UnheldRelease{cycle, mshr, m.version});
+  if (!mshrs_.set_release(mshr, cycle)) return;  // not waiting for a fill
+  MshrFile::Mshr& m = mshrs_[mshr];
   if (progress_) progress_->note(cycle);  // the fill lands then
   Line* line = find(m.line);
   if (line && line->fill_cycle == kUnknown && line->mshr == mshr) line->fill_cycle = cycle;
   // The release is known: promise it before the waiters' clients act.
-  pump(cycle);
+  mshrs_.promise_releases(cycle);
   // The waiters leave the MSHR before they are told: a waiter's client may
   // issue new requests (even to this MSHR). The MSHR takes a spare vector's
   // storage and the list's goes back to the spare, so misses allocate nothing.
@@ -154,112 +144,6 @@ void Cache::fill(uint32_t mshr, uint64_t cycle) {
   waiters.swap(m.waiters);
   for (const auto& [joins, join] : waiters) joins->part_ready(join, cycle);
   spare_waiters_ = std::move(waiters);
-}
-
-void Cache::pump(uint64_t now) {
-  while (!waiting_seq_.empty()) {
-    const Mshr* earliest = earliest_unheld();
-    if (!earliest) return;
-    // The first live waiter (stale entries: requesters that came back).
-    for (;;) {
-      const Waiter& front = waiting_.front();
-      const uint64_t* live = waiting_seq_.find(front.client, front.tag);
-      if (live && *live == front.seq) break;
-      waiting_.pop_front();
-    }
-    const Waiter waiter = waiting_.front();
-    waiting_.pop_front();
-    waiting_seq_.erase(waiter.client, waiter.tag);
-    const auto index = static_cast<uint32_t>(earliest - mshrs_.data());
-    const uint64_t release = earliest->release;
-    hold(index, waiter.client, waiter.tag, waiter.exclusive);
-    waiter.client->mem_retry(waiter.tag, std::max(release, now));
-  }
-}
-
-void Cache::park(MemClient* client, uint64_t tag, bool exclusive) {
-  if (!waiting_seq_.emplace(client, tag, next_waiter_seq_).second) return;
-  waiting_.push_back(Waiter{client, tag, exclusive, next_waiter_seq_++});
-  // Stale entries behind a live front are dropped only when they reach it:
-  // rebuild the FIFO when they outnumber the live ones.
-  if (waiting_.size() > 2 * waiting_seq_.size() + 64) {
-    std::deque<Waiter> live;
-    for (const Waiter& w : waiting_) {
-      const uint64_t* seq = waiting_seq_.find(w.client, w.tag);
-      if (seq && *seq == w.seq) live.push_back(w);
-    }
-    waiting_.swap(live);
-  }
-}
-
-void Cache::release_holds_of(const MemClient* client, uint64_t tag, uint64_t cycle) {
-  waiting_seq_.erase(client, tag);  // its FIFO entry goes stale
-  if (held_ > 0) {
-    if (const uint32_t* first = holds_.find(client, tag)) {
-      for (uint32_t index = *first; index != kNoMshr;) {
-        const uint32_t next = mshrs_[index].next_held;
-        unhold(index);
-        index = next;
-      }
-    }
-  }
-  pump(cycle);
-}
-
-void Cache::hold(uint32_t index, MemClient* client, uint64_t tag, bool exclusive) {
-  Mshr& m = mshrs_[index];
-  m.held_by = client;
-  m.held_tag = tag;
-  m.exclusive = exclusive;
-  ++m.version;  // off the list of unheld releases
-  ++held_;
-  if (!exclusive) ++held_plain_;
-  // First in the requester's list.
-  uint32_t& first = *holds_.emplace(client, tag, kNoMshr).first;
-  m.prev_held = kNoMshr;
-  m.next_held = first;
-  if (first != kNoMshr) mshrs_[first].prev_held = index;
-  first = index;
-}
-
-void Cache::unhold(uint32_t index, bool relist) {
-  Mshr& m = mshrs_[index];
-  if (!m.held_by) return;
-  // Out of the requester's list (the list and its entry go with its last MSHR).
-  if (m.next_held != kNoMshr) mshrs_[m.next_held].prev_held = m.prev_held;
-  if (m.prev_held != kNoMshr) {
-    mshrs_[m.prev_held].next_held = m.next_held;
-  } else if (m.next_held != kNoMshr) {
-    *holds_.find(m.held_by, m.held_tag) = m.next_held;
-  } else {
-    holds_.erase(m.held_by, m.held_tag);
-  }
-  m.prev_held = m.next_held = kNoMshr;
-  --held_;
-  if (!m.exclusive) --held_plain_;
-  m.held_by = nullptr;
-  ++m.version;
-  if (relist && m.release != kUnknown) unheld_releases_.push(UnheldRelease{m.release, index, m.version});
-}
-
-const Cache::Mshr* Cache::earliest_unheld() const {
-  while (!unheld_releases_.empty()) {
-    const UnheldRelease& top = unheld_releases_.top();
-    const Mshr& m = mshrs_[top.mshr];
-    if (m.version == top.version) return &m;
-    unheld_releases_.pop();
-  }
-  return nullptr;
-}
-
-const Cache::Mshr* Cache::own_free_hold(const MemClient* client, uint64_t tag, uint64_t start) const {
-  const uint32_t* first = holds_.find(client, tag);
-  const Mshr* best = nullptr;
-  for (uint32_t index = first ? *first : kNoMshr; index != kNoMshr; index = mshrs_[index].next_held) {
-    const Mshr& m = mshrs_[index];
-    if (m.exclusive && mshr_free(m, start) && (!best || &m < best)) best = &m;
-  }
-  return best;
 }
 
 Cache::Check Cache::check(uint64_t first_line, uint64_t count, uint64_t step, uint64_t cycle,
@@ -278,63 +162,12 @@ Cache::Check Cache::check(uint64_t first_line, uint64_t count, uint64_t step, ui
     throw std::invalid_argument(fmt::format("cache: a request missing {} lines can never get that many MSHRs (has {})",
                                             needed, mshrs_.size()));
   }
-  // One MSHR, and no hold that anyone may use: free exactly when the
-  // earliest unheld release has passed or one promised to this requester
-  // has (no scan).
-  if (needed == 1 && held_plain_ == 0) {
-    const Mshr* earliest = earliest_unheld();
-    if ((earliest && earliest->release <= start) || (held_ > 0 && own_free_hold(client, tag, start)))
-      return Check{true, start, 0, 1};
-    return Check{false, start, 1, 1};
-  }
-  // Counting stops once there are enough: only a refusal needs the total.
-  uint64_t free = 0;
-  for (const Mshr& m : mshrs_)
-    if (mshr_free_for(m, start, client, tag) && ++free >= needed) return Check{true, start, 0, needed};
-  return Check{false, start, needed - free, needed};
+  const uint64_t more = mshrs_.lacking(needed, start, client, tag);
+  return Check{more == 0, start, more, needed};
 }
 
 uint64_t Cache::retry_cycle(const Check& refused, MemClient* client, uint64_t tag, bool single) {
-  const uint64_t start = refused.start, more = refused.more;
-  if (client && held_ > 0) {
-    // Promised one already (it came back early): then (the lowest-index one).
-    const uint32_t* first = holds_.find(client, tag);
-    const Mshr* promised = nullptr;
-    for (uint32_t index = first ? *first : kNoMshr; index != kNoMshr; index = mshrs_[index].next_held) {
-      const Mshr& m = mshrs_[index];
-      if (m.release != kUnknown && m.release > start && (!promised || &m < promised)) promised = &m;
-    }
-    if (promised) return promised->release;
-  }
-  if (single) {
-    // The earliest known release promised to nobody; promised to this client.
-    // (An unheld release at or before `start` would have been free for this
-    // one-MSHR request, which check() then accepts: the earliest lies after.)
-    const Mshr* earliest = earliest_unheld();
-    assert(!earliest || earliest->release > start);
-    if (earliest) {
-      const uint64_t release = earliest->release;
-      if (client) hold(static_cast<uint32_t>(earliest - mshrs_.data()), client, tag, true);
-      return release;
-    }
-  } else {
-    // Several MSHRs at once (a request over several lines): when enough of
-    // the known releases have passed.
-    // (The more-th earliest: a selection, not a sort, into a kept buffer —
-    // refusals of wide requests can be many when MSHRs stay busy for long.)
-    std::vector<uint64_t>& releases = releases_scratch_;
-    releases.clear();
-    for (const Mshr& m : mshrs_)
-      if (!mshr_free(m, start) && m.release != kUnknown) releases.push_back(m.release);
-    if (releases.size() >= more) {
-      const auto nth = releases.begin() + static_cast<std::ptrdiff_t>(more - 1);
-      std::nth_element(releases.begin(), nth, releases.end());
-      return *nth;
-    }
-  }
-  if (!client) return start + 1;  // nobody to tell: poll
-  park(client, tag, single);
-  return kRetryWhenTold;
+  return mshrs_.retry_cycle(refused.start, refused.more, client, tag, single);
 }
 
 void Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t bytes, uint64_t cycle,
@@ -357,20 +190,8 @@ void Cache::commit(uint64_t first_line, uint64_t count, uint64_t step, uint64_t 
     if (way.valid()) ++counters_.evictions;
     // check() guaranteed a free MSHR for every missing line; one held for
     // this requester first.
-    const Mshr* own = held_ > 0 && client ? own_free_hold(client, tag, start) : nullptr;
-    const auto mshr = static_cast<uint32_t>(
-        own ? own - mshrs_.data()
-            : std::find_if(mshrs_.begin(), mshrs_.end(),
-                           [&](const Mshr& m) { return (!m.held_by || !m.exclusive) && mshr_free(m, start); }) -
-                  mshrs_.begin());
-    Mshr* free = &mshrs_[mshr];
-    unhold(mshr, /*relist=*/false);  // taken at once: not an unheld release
-    free->release = kUnknown;
-    ++free->version;
-    free->line = line;
-    free->asked = false;
-    free->traffic = traffic;
-    free->waiters.assign(1, {&joins, join});
+    const uint32_t mshr = mshrs_.take(start, client, tag, line, traffic);
+    mshrs_[mshr].waiters.assign(1, {&joins, join});
     joins.add_pending_part(join);
     way.tag = line;
     way.fill_cycle = kUnknown;
@@ -464,7 +285,7 @@ MemResponse Cache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemCl
         }
       }
       counters_.bytes.add(bytes);
-      if (client) release_holds(client, tag, cycle);
+      if (client) mshrs_.requester_back(client, tag, cycle);
       return result;
     }
   }
@@ -477,34 +298,17 @@ MemResponse Cache::serve(uint64_t address, uint32_t bytes, uint64_t cycle, MemCl
   const uint32_t join = joins_.open(client, tag, 0);
   bool hit = true;
   commit(first_line, count, 1, bytes, cycle, joins_, join, hit, client, tag, traffic);
-  if (client) release_holds(client, tag, cycle);
+  if (client) mshrs_.requester_back(client, tag, cycle);
   return joins_.close(join, hit);
 }
 
 void Cache::invalidate() {
   std::fill(lines_.begin(), lines_.end(), Line{});
   sparse_.clear();
-  std::fill(mshrs_.begin(), mshrs_.end(), Mshr{});
-  waiting_.clear();
-  waiting_seq_.clear();
-  holds_.clear();
-  held_ = held_plain_ = 0;
-  list_every_mshr_unheld();
+  mshrs_.clear();
   joins_.clear();
   port_free_cycle_ = 0;
   use_stamp_ = 0;
-}
-
-uint32_t Cache::mshrs_in_use(uint64_t cycle) const {
-  uint32_t in_use = 0;
-  for (const Mshr& m : mshrs_) in_use += !mshr_free(m, cycle);
-  return in_use;
-}
-
-uint32_t Cache::fills_not_known() const {
-  uint32_t unknown = 0;
-  for (const Mshr& m : mshrs_) unknown += m.release == kUnknown;
-  return unknown;
 }
 
 uint64_t Cache::tag_entries() const {
@@ -516,14 +320,15 @@ uint64_t Cache::tag_entries() const {
 
 std::string Cache::describe(uint64_t cycle) const {
   const uint32_t busy = mshrs_in_use(cycle);
-  if (busy == 0 && waiting_seq_.empty()) return "";
+  if (busy == 0 && mshrs_.waiters() == 0) return "";
   std::string out = fmt::format("{}: {} of {} MSHRs busy", name_, busy, mshrs_.size());
   // The MSHRs that wait on something not known yet: these are what a stuck
   // run is waiting for. (Few are listed: the count says how many.)
   constexpr uint32_t kListed = 4;
   uint32_t listed = 0, unknown = 0;
   uint64_t latest = 0;
-  for (const Mshr& m : mshrs_) {
+  for (uint32_t index = 0; index < mshrs_.size(); ++index) {
+    const MshrFile::Mshr& m = mshrs_[index];
     if (m.release != kUnknown) {
       if (m.release > cycle) latest = std::max(latest, m.release);
       continue;
@@ -539,8 +344,8 @@ std::string Cache::describe(uint64_t cycle) const {
   if (unknown > kListed) out += fmt::format("; {} more", unknown - kListed);
   if (unknown > 0) out += ")";
   if (latest > 0) out += fmt::format(", {} fills known, the last landing at cycle {}", busy - unknown, latest);
-  if (!waiting_seq_.empty())
-    out += fmt::format("; {} requesters parked until an MSHR's release is known", waiting_seq_.size());
+  if (mshrs_.waiters() > 0)
+    out += fmt::format("; {} requesters parked until an MSHR's release is known", mshrs_.waiters());
   return out;
 }
 
@@ -629,7 +434,7 @@ MemResponse SlicedCache::serve(uint64_t address, uint32_t bytes, uint64_t cycle,
   }
   // Served: whatever any slice promised it, or still has it waiting for, ends.
   if (client)
-    for (auto& slice : slices_) slice->release_holds(client, tag, cycle);
+    for (auto& slice : slices_) slice->mshrs_.requester_back(client, tag, cycle);
   return joins_.close(join, hit);
 }
 

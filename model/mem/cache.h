@@ -9,18 +9,12 @@
 // proportion to the lines it has actually held. Both behave the same: a set
 // fills its ways, then replaces its least recently used line.
 //
-// MSHR bookkeeping scans nothing per request: the unheld MSHRs with a known
-// release sit in a min-heap (earliest release, then lowest index: the one a
-// scan would pick), and the requesters waiting to be told, and the MSHRs
-// promised to each, are found by requester (RequesterTable). A saturated
-// L1 refuses most requests, and each refusal used to walk every MSHR and
-// every waiter.
+// The MSHRs, and the requesters refused for want of one, are an MshrFile
+// (mshr.h): the cache asks it for MSHRs and tells it when fills land.
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
-#include <queue>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -29,7 +23,7 @@
 #include "model/mem/event_queue.h"
 #include "model/mem/join.h"
 #include "model/mem/mem_level.h"
-#include "model/mem/requester_table.h"
+#include "model/mem/mshr.h"
 #include "model/sim/line_aligned.h"
 #include "model/sim/progress.h"
 #include "model/sim/stats.h"
@@ -80,7 +74,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // lines need more MSHRs than are free at `start`: `cycle` then says when
   // to retry (a known release promised to this requester), or is
   // kRetryWhenTold: the requester waits in FIFO order and mem_retry tells it
-  // as soon as a release is known (see retry_cycle and pump). Without a
+  // as soon as a release is known (mshr.h). Without a
   // client the answer is a known release or the next clock.
   // A request that could never be accepted (more missing lines than MSHRs,
   // or more lines than the cache holds) throws std::invalid_argument.
@@ -101,17 +95,17 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   const CacheGeometry& geometry() const { return geometry_; }
   uint32_t sets() const { return sets_; }
   // Lines with a fill still in flight at `cycle`.
-  uint32_t mshrs_in_use(uint64_t cycle) const;
+  uint32_t mshrs_in_use(uint64_t cycle) const { return mshrs_.in_use(cycle); }
   // MSHRs whose fill cycle is not known yet (asked below, or about to be).
-  uint32_t fills_not_known() const;
+  uint32_t fills_not_known() const { return mshrs_.fills_not_known(); }
   // Requesters refused while no release was known, waiting to be told.
-  size_t waiters() const { return waiting_seq_.size(); }
+  size_t waiters() const { return mshrs_.waiters(); }
 
   // Caches of more lines than this keep only the sets they touch.
   static constexpr uint64_t kDenseTagLines = 8192;
   // Bytes of model state per tag entry and per MSHR (memory estimates).
   static constexpr size_t tag_entry_bytes() { return sizeof(Line); }
-  static constexpr size_t mshr_bytes() { return sizeof(Mshr); }
+  static constexpr size_t mshr_bytes() { return sizeof(MshrFile::Mshr); }
   bool sparse_tags() const { return !dense_; }
   // Lines held (valid), for a sparse cache; sets * ways for a dense one.
   uint64_t tag_entries() const;
@@ -128,9 +122,8 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
                     Traffic traffic);
   friend class SlicedCache;
 
-  static constexpr uint64_t kUnknown = UINT64_MAX;  // a fill cycle not known yet
-  static constexpr uint64_t kNoLine = UINT64_MAX;   // an empty way's tag
-  static constexpr uint32_t kNoMshr = UINT32_MAX;
+  static constexpr uint64_t kUnknown = MshrFile::kUnknown;  // a fill cycle not known yet
+  static constexpr uint64_t kNoLine = UINT64_MAX;            // an empty way's tag
 
   struct Line {
     // The full line number (address / line_bytes), kNoLine while the way
@@ -141,34 +134,6 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
     uint64_t fill_cycle = 0;  // data present from this cycle on (kUnknown: on its way)
     uint32_t mshr = 0;        // the MSHR filling it, while fill_cycle is kUnknown
     uint64_t last_use = 0;    // LRU stamp
-  };
-
-  struct Mshr {
-    uint64_t release = 0;           // its fill cycle: free from then on (kUnknown: busy)
-    uint64_t line = 0;              // the line it fetches
-    // Promised to the refused requester told to retry at `release`, until
-    // it comes back (then used, or promised to the next waiter). An
-    // exclusive promise (to a requester needing this one MSHR) keeps it free
-    // for that requester only; one needing several gets a plain promise
-    // (holding part of what it needs would deadlock).
-    MemClient* held_by = nullptr;
-    uint64_t held_tag = 0;
-    bool exclusive = false;
-    bool asked = false;  // `next` accepted this MSHR's request (no second one)
-    Traffic traffic = Traffic::kNode;  // the kind of the request that missed (passed to `next`)
-    // Bumped whenever the MSHR's release or hold changes: an entry of
-    // unheld_releases_ with an older version is stale.
-    uint32_t version = 0;
-    // The other MSHRs promised to the same requester (a list from holds_).
-    uint32_t prev_held = kNoMshr, next_held = kNoMshr;
-    std::vector<std::pair<JoinTable*, uint32_t>> waiters;  // joins waiting for the fill
-  };
-
-  // An MSHR with a known release and no hold, as unheld_releases_ lists it.
-  struct UnheldRelease {
-    uint64_t release;
-    uint32_t mshr, version;
-    bool operator>(const UnheldRelease& o) const { return release != o.release ? release > o.release : mshr > o.mshr; }
   };
 
   // A slice of a SlicedCache with `interleave` slices sees every
@@ -204,43 +169,10 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // a way to the set, moving its other lines: hold no Line* across it.)
   Line& victim(uint64_t line);
   void forward(uint32_t mshr, uint64_t cycle);  // asks `next` for the MSHR's line
-  // The retry cycle of a refused request: one that needs a single MSHR
-  // holds the earliest known release nobody else holds (one retry per
-  // release: no stampede); one that needs several holds nothing (holding
-  // part of what it needs while another holds the rest would deadlock) and
-  // retries when enough known releases have passed. With no known release,
-  // `client` waits to be told (mem_retry). Without a client: the next clock.
-  // `single`: the whole request (all slices) needs one MSHR.
-  uint64_t retry_cycle(const Check& refused, MemClient* client, uint64_t tag, bool single);
   void fill(uint32_t mshr, uint64_t cycle);     // the MSHR's line arrives at `cycle`
-  bool mshr_free(const Mshr& m, uint64_t start) const { return m.release != kUnknown && m.release <= start; }
-  // Free at `start` for this requester (not held for another).
-  bool mshr_free_for(const Mshr& m, uint64_t start, const MemClient* client, uint64_t tag) const {
-    return mshr_free(m, start) && (!m.held_by || !m.exclusive || (m.held_by == client && m.held_tag == tag));
-  }
-  // Keeps the invariant "no requester waits to be told while an MSHR with a
-  // known release is promised to nobody": promises such MSHRs, earliest
-  // release first, to the waiters in FIFO order, and tells them when to retry.
-  void pump(uint64_t now);
-  // The requester came back: its promises end (used or not), then pump.
-  // (Called on every request; nothing to do unless someone waits or holds.)
-  void release_holds(const MemClient* client, uint64_t tag, uint64_t cycle) {
-    if (!waiting_seq_.empty() || held_ > 0) release_holds_of(client, tag, cycle);
-  }
-  void release_holds_of(const MemClient* client, uint64_t tag, uint64_t cycle);
-  void park(MemClient* client, uint64_t tag, bool exclusive);  // once per requester
-  // Holds, always through these (they keep the counts and the index right).
-  void hold(uint32_t mshr, MemClient* client, uint64_t tag, bool exclusive);
-  // `relist`: put it back on unheld_releases_ (false when it is being taken).
-  void unhold(uint32_t mshr, bool relist = true);
-  // The unheld MSHR with the earliest known release (lowest index on a tie),
-  // or nullptr: the top of unheld_releases_, stale entries dropped.
-  const Mshr* earliest_unheld() const;
-  // The lowest-index MSHR promised exclusively to the requester that is
-  // free at `start`; nullptr if none.
-  const Mshr* own_free_hold(const MemClient* client, uint64_t tag, uint64_t start) const;
-  // Every MSHR free from cycle 0 and held by nobody: all on the list.
-  void list_every_mshr_unheld();
+  // A refused request's retry cycle (MshrFile::retry_cycle). `single`: the
+  // whole request (all slices) needs one MSHR.
+  uint64_t retry_cycle(const Check& refused, MemClient* client, uint64_t tag, bool single);
   // Reserves the port for `bytes` from max(cycle, port free); returns that start.
   uint64_t reserve_port(uint64_t bytes, uint64_t cycle);
   // A present line served from `start`: a hit, or a merge into its fill.
@@ -261,14 +193,9 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   int interleave_shift_ = 0;    // log2(interleave_) if a power of two, else -1
   uint64_t capacity_lines_ = 0;  // sets * ways
   bool dense_ = true;           // capacity_lines_ <= kDenseTagLines
-  // How many MSHRs are held in all and how many of those non-exclusively
-  // (the promises are in holds_, below).
-  uint32_t held_ = 0, held_plain_ = 0;
   sim::LineAlignedVector<Line> lines_;  // dense: sets_ * ways, set-major, a set starting on a line
   uint64_t port_free_cycle_ = 0;
   uint64_t use_stamp_ = 0;
-  // Which requesters wait to be told (see waiting_, below).
-  RequesterTable<uint64_t> waiting_seq_;
   // The counters, one block of the registry (a hit updates three).
   struct alignas(64) Counters {
     explicit Counters(const sim::StatGroup& stats);
@@ -295,31 +222,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   // Sparse: the sets touched, each with its valid lines (at most `ways`, in
   // no order; a set fills its ways before it replaces one).
   std::unordered_map<uint64_t, std::vector<Line>> sparse_;
-  std::vector<Mshr> mshrs_;
-  // Requesters refused while no MSHR's release was known: each release tells
-  // the first of them (FIFO) when it can try again.
-  // A waiter lacking several MSHRs is woken without a hold: holding part of
-  // what it needs while others hold the rest would deadlock.
-  // Indexed so that no request scans them (a saturated L1 has hundreds):
-  // waiting_seq_ says which requesters wait and which FIFO entry is theirs;
-  // an entry whose requester left (came back on its own) stays in the FIFO,
-  // stale, until it reaches the front.
-  struct Waiter {
-    MemClient* client;
-    uint64_t tag;
-    bool exclusive;  // needs a single MSHR: the release it is promised is kept for it
-    uint64_t seq;    // waiting_seq_'s value for it while it is live
-  };
-  std::deque<Waiter> waiting_;
-  uint64_t next_waiter_seq_ = 0;
-  // The first MSHR promised to each requester (the rest linked through
-  // prev_held/next_held).
-  RequesterTable<uint32_t> holds_;
-  // Every unheld MSHR with a known release, earliest first (a min-heap with
-  // stale entries dropped lazily, hence mutable: the const lookups tidy it).
-  mutable std::priority_queue<UnheldRelease, std::vector<UnheldRelease>, std::greater<UnheldRelease>>
-      unheld_releases_;
-  std::vector<uint64_t> releases_scratch_;  // retry_cycle's buffer
+  MshrFile mshrs_;
   std::vector<std::pair<JoinTable*, uint32_t>> spare_waiters_;  // fill()'s: storage passed between MSHRs
   EventSink* events_ = nullptr;
   sim::ProgressMark* progress_ = nullptr;
