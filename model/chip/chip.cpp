@@ -339,6 +339,13 @@ RunOutcome Chip::run_until_idle(const std::function<bool()>& done, uint64_t max_
   }
 }
 
+void Chip::throw_unless_done(RunOutcome outcome) const {
+  if (outcome == RunOutcome::kInterrupted) throw sim::Interrupted();
+  if (outcome == RunOutcome::kDeadlock)
+    throw std::runtime_error(
+        fmt::format("timing model deadlock: nothing moved in {} cycles\n{}", kDeadlockQuietCycles, deadlock_report()));
+}
+
 std::string Chip::deadlock_report() const {
   const uint64_t cycle = current_cycle();
   const uint64_t last = progress_.last();

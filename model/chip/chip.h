@@ -71,6 +71,16 @@ class Chip : public sc_core::sc_module {
   // An exception thrown inside the clock (a wave client's) comes out of
   // here as it was thrown.
   RunOutcome run_until_idle(const std::function<bool()>& done, uint64_t max_quiet_cycles);
+  // No progress of any kind for this long is a deadlock: every latency of
+  // a valid configuration at its maximum adds up to far less.
+  static constexpr uint64_t kDeadlockQuietCycles = 50'000'000;
+  RunOutcome run_until_idle(const std::function<bool()>& done) {
+    return run_until_idle(done, kDeadlockQuietCycles);
+  }
+  // A run that did not finish, as the drivers report it: kInterrupted throws
+  // sim::Interrupted, kDeadlock a std::runtime_error carrying
+  // deadlock_report(); kDone returns.
+  void throw_unless_done(RunOutcome outcome) const;
   // What the chip holds in flight and what each part waits on, for after a
   // kDeadlock: a multi-line report (every busy TD with its stages and L0,
   // every busy L1 and L2 slice, DRAM, the event queue).

@@ -1,14 +1,11 @@
 #include "tb/engines/model_engine.h"
 
-#include <fmt/format.h>
-
 #include <map>
 #include <stdexcept>
 #include <systemc>
 
 #include "model/chip/chip.h"
 #include "model/ref/intersect.h"
-#include "model/sim/interrupt.h"
 #include "tb/engines/wave_feeder.h"
 
 namespace td::tb {
@@ -48,11 +45,7 @@ class ModelEngine final : public Engine {
       td = (td + 1) % config_.td_count();
     }
     chip_->wake_all();
-    const chip::RunOutcome outcome = chip_->run_until_idle([this] { return feeder_.done(); }, kMaxQuietCycles);
-    if (outcome == chip::RunOutcome::kInterrupted) throw sim::Interrupted();
-    if (outcome == chip::RunOutcome::kDeadlock)
-      throw std::runtime_error(fmt::format("timing model deadlock: nothing moved in {} cycles\n{}", kMaxQuietCycles,
-                                           chip_->deadlock_report()));
+    chip_->throw_unless_done(chip_->run_until_idle([this] { return feeder_.done(); }));
     feeder_.reset_window();
     // The chip keeps no pointer to the batch's memory past this call.
     chip_->set_memory(empty_);
@@ -67,10 +60,6 @@ class ModelEngine final : public Engine {
   const sim::StatsRegistry* stats() const override { return &stats_; }
 
  private:
-  // Far beyond any one instruction's latency (every configured latency at
-  // its maximum adds up to well under this).
-  static constexpr uint64_t kMaxQuietCycles = 50'000'000;
-
   const cfg::Config config_;
   const unsigned threads_;
   const MemoryImage empty_;  // the chip's memory between executions

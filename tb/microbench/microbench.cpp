@@ -23,7 +23,6 @@ namespace td::tb {
 namespace {
 
 constexpr uint32_t kWaveLanes = 64;
-constexpr uint64_t kMaxQuietCycles = 50'000'000;  // nothing moved for this long: a deadlock
 constexpr uint64_t kRegionBytes = uint64_t{1} << 20;  // per-TD node region in the peak phases
 constexpr uint32_t kMaxResidentNodes = 16;            // per TD: up to 2 KiB
 // A bandwidth point whose working set is larger (caches near the 1 GiB the
@@ -417,24 +416,16 @@ class Bench {
           for (uint32_t n : issued)
             if (n < waves_per_td) return false;
           return true;
-        },
-        kMaxQuietCycles);
+        });
     feeder_.end_generation();
-    check_outcome(outcome);
+    chip_.throw_unless_done(outcome);
     run_until_idle();
     return feeder_.last_complete_cycle() + 1 - feeder_.first_accept_cycle();
   }
 
   void run_until_idle() {
     chip_.wake_all();
-    check_outcome(chip_.run_until_idle([this] { return feeder_.done(); }, kMaxQuietCycles));
-  }
-
-  void check_outcome(chip::RunOutcome outcome) const {
-    if (outcome == chip::RunOutcome::kInterrupted) throw sim::Interrupted();
-    if (outcome == chip::RunOutcome::kDeadlock)
-      throw std::runtime_error(fmt::format("timing model deadlock: nothing moved in {} cycles\n{}", kMaxQuietCycles,
-                                           chip_.deadlock_report()));
+    chip_.throw_unless_done(chip_.run_until_idle([this] { return feeder_.done(); }));
   }
 
   const cfg::Config& config_;

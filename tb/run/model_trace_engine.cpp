@@ -1,21 +1,10 @@
 #include "tb/run/model_trace_engine.h"
 
-#include <fmt/format.h>
-
 #include <stdexcept>
 
 #include "model/chip/chip.h"
-#include "model/sim/interrupt.h"
 
 namespace td::run {
-
-namespace {
-
-// No progress of any kind for this long is a deadlock (every latency of a
-// valid config at its maximum adds up to far less).
-constexpr uint64_t kMaxQuietCycles = 50'000'000;
-
-}  // namespace
 
 ModelTraceEngine::ModelTraceEngine(const cfg::Config& config, const traversal::ShaderParams& shader,
                                    sim::StatsRegistry& stats, sim::VcdWriter* vcd, unsigned threads)
@@ -41,13 +30,10 @@ void ModelTraceEngine::trace(const scene::EncodedBvh& bvh, RaySource& source,
   chip_->set_threads(threads_);
   if (vcd_) chip_->attach_trace(*vcd_);
   chip_->wake_all();
-  const chip::RunOutcome outcome = chip_->run_until_idle([this] { return shader_->done(); }, kMaxQuietCycles);
-  chip_->finish_accounting();
+  const chip::RunOutcome outcome = chip_->run_until_idle([this] { return shader_->done(); });
+  chip_->finish_accounting();  // an interrupted run's partial report counts its cycles
   cycles_ = chip_->end_cycle();
-  if (outcome == chip::RunOutcome::kInterrupted) throw sim::Interrupted();
-  if (outcome == chip::RunOutcome::kDeadlock)
-    throw std::runtime_error(fmt::format("timing model deadlock: nothing moved in {} cycles\n{}", kMaxQuietCycles,
-                                         chip_->deadlock_report()));
+  chip_->throw_unless_done(outcome);
 }
 
 }  // namespace td::run
