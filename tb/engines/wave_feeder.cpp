@@ -80,9 +80,7 @@ bool WaveFeeder::wave_completed(uint32_t td_index, WaveResult& result) {
   if (check_every_ != 0 && result.id % check_every_ == 0) {
     // Checked by process_returned(), maybe on another thread: kept until then
     // (in storage reused from earlier checks: no allocation per instruction).
-    TdChecks& checks = checks_.at(td_index);
-    if (checks.waiting == checks.pending.size()) checks.pending.emplace_back();
-    PendingCheck& pending = checks.pending[checks.waiting++];
+    PendingCheck& pending = checks_.next_slot(td_index);
     pending.order = order;
     std::swap(pending.instr, it->second);
     pending.result = result;
@@ -92,21 +90,14 @@ bool WaveFeeder::wave_completed(uint32_t td_index, WaveResult& result) {
 }
 
 void WaveFeeder::process_returned(uint32_t td_index) {
-  TdChecks& checks = checks_[td_index];
-  for (size_t k = 0; k < checks.waiting; ++k) {
-    const PendingCheck& pending = checks.pending[k];
-    checks.board.check(pending.instr, pending.result, *memory_, pending.order);
-  }
-  checks.waiting = 0;
+  checks_.run(td_index, [this](Scoreboard& board, const PendingCheck& pending) { check(board, pending); });
 }
 
 const Scoreboard& WaveFeeder::scoreboard() {
   merged_.clear();
   merged_.merge(unknown_);
-  for (uint32_t td = 0; td < checks_.size(); ++td) {
-    process_returned(td);  // any the chip has not asked for yet
-    merged_.merge(checks_[td].board);
-  }
+  // (Any the chip has not asked for yet run first.)
+  checks_.merge_into(merged_, [this](Scoreboard& board, const PendingCheck& pending) { check(board, pending); });
   return merged_;
 }
 

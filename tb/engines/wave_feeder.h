@@ -13,6 +13,7 @@
 #include "model/isa/memory_image.h"
 #include "model/isa/wave.h"
 #include "model/td/td_types.h"
+#include "tb/engines/deferred_checks.h"
 #include "tb/engines/scoreboard.h"
 
 namespace td::tb {
@@ -86,20 +87,16 @@ class WaveFeeder : public timing::WaveClient {
   const MemoryImage* memory_;
   std::unordered_map<uint64_t, WaveInstr> in_flight_;
   uint64_t next_id_ = 1;
-  // Per TD: returned instructions waiting for process_returned() (the
-  // first `waiting` entries; the rest keep their storage), and the
-  // scoreboard of that TD's checks.
+  // Returned instructions waiting for process_returned(), per TD.
   struct PendingCheck {
     uint64_t order = 0;  // returned_ when it returned
     WaveInstr instr;
     WaveResult result;
   };
-  struct TdChecks {
-    std::vector<PendingCheck> pending;
-    size_t waiting = 0;
-    Scoreboard board;
-  };
-  std::vector<TdChecks> checks_;
+  DeferredChecks<PendingCheck> checks_;
+  void check(Scoreboard& board, const PendingCheck& pending) const {
+    board.check(pending.instr, pending.result, *memory_, pending.order);
+  }
   Scoreboard unknown_;        // results nobody issued
   Scoreboard merged_;         // scoreboard()'s answer
   uint64_t returned_ = 0;     // results taken so far

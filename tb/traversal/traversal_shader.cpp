@@ -314,21 +314,18 @@ bool TraversalShader::loads_returned(size_t index, uint64_t complete_cycle) {
   return true;
 }
 
+void TraversalShader::check(tb::Scoreboard& board, const PendingLane& p) const {
+  board.check_lane(p.kind, bvh_.descriptor, p.input, p.result, bvh_.memory, p.instr_id, p.lane, p.order);
+}
+
 void TraversalShader::process_returned(uint32_t td_index) {
-  TdChecks& checks = checks_[td_index];
-  for (size_t k = 0; k < checks.waiting; ++k) {
-    const PendingLane& p = checks.pending[k];
-    checks.board.check_lane(p.kind, bvh_.descriptor, p.input, p.result, bvh_.memory, p.instr_id, p.lane, p.order);
-  }
-  checks.waiting = 0;
+  checks_.run(td_index, [this](tb::Scoreboard& board, const PendingLane& p) { check(board, p); });
 }
 
 const tb::Scoreboard& TraversalShader::scoreboard() {
   merged_.clear();
-  for (uint32_t td = 0; td < checks_.size(); ++td) {
-    process_returned(td);  // any the chip has not asked for yet
-    merged_.merge(checks_[td].board);
-  }
+  // (Any the chip has not asked for yet run first.)
+  checks_.merge_into(merged_, [this](tb::Scoreboard& board, const PendingLane& p) { check(board, p); });
   return merged_;
 }
 
@@ -342,7 +339,6 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
   Wave& wave = waves_[index];
   const uint64_t order = returned_++;
   const bool check = params_.check_every != 0 && result.id % params_.check_every == 0;
-  TdChecks& checks = checks_[td_index];
   if (entry.load != kIntersectStep) {
     take_load_data(wave, entry.load, result.lanes.data());
     for (uint64_t lanes = check ? wave.load_lanes : 0; lanes != 0; lanes &= lanes - 1) {
@@ -350,7 +346,7 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
       const RayTraversal::LoadRequest& request = wave.load_request[lane];
       if (entry.load >= request.count) continue;
       const LaneInput input = LaneInput::load(request.address_of(entry.load), request.dwords);
-      checks.pend(PendingLane{order, result.id, InstrKind::kLoad, lane, input, result.lanes[lane]});
+      checks_.next_slot(td_index) = PendingLane{order, result.id, InstrKind::kLoad, lane, input, result.lanes[lane]};
     }
     if (wave.loads_in_flight == 1 && wave.loads_to_issue == 0) {
       td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
@@ -368,8 +364,8 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
     if (lane + kPrefetchLanes < params_.lanes_per_wave) prefetch_walk(wave.lanes[lane + kPrefetchLanes]);
     RayTraversal& walk = wave.lanes[lane];
     if (check)
-      checks.pend(PendingLane{order, result.id, InstrKind::kIntersect, lane, walk.next_instruction(),
-                              result.lanes[lane]});
+      checks_.next_slot(td_index) =
+          PendingLane{order, result.id, InstrKind::kIntersect, lane, walk.next_instruction(), result.lanes[lane]};
     walk.consume(result.lanes[lane]);
     wave.lds_read = wave.lds_read || walk.popped();
     if (walk.wants_load()) {

@@ -46,6 +46,7 @@
 
 #include "model/sim/stats.h"
 #include "model/td/wave_client.h"
+#include "tb/engines/deferred_checks.h"
 #include "tb/engines/scoreboard.h"
 #include "tb/run/hit_sink.h"
 #include "tb/run/ray_source.h"
@@ -188,8 +189,7 @@ class TraversalShader final : public timing::WaveClient {
   void next_shading_phase(size_t wave, uint64_t cycle);
   void end_wave(size_t wave);
 
-  // Per TD: lanes returned this clock waiting for their check (the first
-  // `waiting`; the rest keep their storage), and that TD's scoreboard.
+  // A lane returned this clock, waiting for its check (checks_).
   struct PendingLane {
     uint64_t order = 0;  // returned_ when its instruction returned
     uint64_t instr_id = 0;
@@ -198,20 +198,7 @@ class TraversalShader final : public timing::WaveClient {
     LaneInput input;
     LaneResult result;
   };
-  struct TdChecks {
-    std::vector<PendingLane> pending;
-    size_t waiting = 0;
-    tb::Scoreboard board;
-    // Keeps a lane for process_returned(), maybe on another thread (the
-    // storage is reused across clocks).
-    void pend(const PendingLane& lane) {
-      if (waiting == pending.size())
-        pending.push_back(lane);
-      else
-        pending[waiting] = lane;
-      ++waiting;
-    }
-  };
+  void check(tb::Scoreboard& board, const PendingLane& lane) const;
 
   const ShaderParams params_;
   const scene::EncodedBvh& bvh_;
@@ -237,7 +224,7 @@ class TraversalShader final : public timing::WaveClient {
   size_t ray_buffer_next_ = 0;
   bool rays_exhausted_ = false;
   uint32_t live_waves_ = 0;
-  std::vector<TdChecks> checks_;
+  tb::DeferredChecks<PendingLane> checks_;  // per TD, run in process_returned()
   uint64_t returned_ = 0;   // results taken so far
   tb::Scoreboard merged_;   // scoreboard()'s answer
 
