@@ -17,6 +17,11 @@
 
 namespace td::tb::cli {
 
+// Every command's exit codes (signals: sim::interrupt_exit_code()).
+constexpr int kExitOk = 0;
+constexpr int kExitCheckFailed = 1;  // a check, point or workload failed
+constexpr int kExitBadInput = 2;     // a flag, config or input file refused, with a one-line error
+
 // A flag combination that cannot mean what the user wants.
 class UsageError : public std::invalid_argument {
  public:
