@@ -94,6 +94,7 @@ BvhOptions options_with(BvhQuality quality, TrianglePacking pack = TrianglePacki
 }
 
 TEST(BvhEncoder, BoxesContainTheirChildrenAndTrianglesFp16RoundedOutward) {
+  TDSIM_SKIP_WITHOUT_REAL_MESHES();
   for (const std::string& path : test::real_mesh_paths()) {
     SCOPED_TRACE(path);
     const Mesh mesh = load_mesh(path);
@@ -139,6 +140,7 @@ TEST(BvhEncoder, SpatialSplitPiecesTogetherCoverTheirTriangle) {
 }
 
 TEST(BvhEncoder, EveryUsableTriangleIsStoredOnceAndReachable) {
+  TDSIM_SKIP_WITHOUT_REAL_MESHES();
   for (BvhQuality quality : {BvhQuality::kNormal, BvhQuality::kHigh}) {
     for (uint32_t leaf_size : {1u, 4u}) {
       for (const std::string& path : {test::largest_mesh_path(), test::small_mesh_path()}) {
@@ -169,6 +171,7 @@ TEST(BvhEncoder, EveryUsableTriangleIsStoredOnceAndReachable) {
 }
 
 TEST(BvhEncoder, TriangleNodesHoldTheMeshTrianglesRotatedWithRemapBits) {
+  TDSIM_SKIP_WITHOUT_REAL_MESHES();
   for (TrianglePacking pack : {TrianglePacking::kSingle, TrianglePacking::kPairs, TrianglePacking::kStrips}) {
     SCOPED_TRACE(packing_name(pack));
     const Mesh mesh = load_mesh(test::largest_mesh_path());
@@ -225,6 +228,7 @@ TEST(BvhEncoder, DescriptorIsValidAndSpansExactlyTheNodes) {
 }
 
 TEST(BvhEncoder, Fp32NodesSitOn128ByteBoundaries) {
+  TDSIM_SKIP_WITHOUT_REAL_MESHES();
   const EncodedBvh bvh = build_bvh(load_mesh(test::largest_mesh_path()), BvhOptions{});
   EXPECT_GT(bvh.report.box32_nodes, 0u);
   for (uint32_t pointer : walk(bvh).box_pointers) {
@@ -235,6 +239,7 @@ TEST(BvhEncoder, Fp32NodesSitOn128ByteBoundaries) {
 }
 
 TEST(BvhEncoder, Fp16ThresholdExtremesGiveAllFp32OrAllFp16) {
+  TDSIM_SKIP_WITHOUT_REAL_MESHES();
   const Mesh mesh = load_mesh(test::largest_mesh_path());
   BvhOptions options;
   options.fp16_threshold = -1;
@@ -253,6 +258,7 @@ TEST(BvhEncoder, Fp16ThresholdExtremesGiveAllFp32OrAllFp16) {
 }
 
 TEST(BvhEncoder, Fp16PoliciesChooseTheirNodesAndABlasRootStaysFp32) {
+  TDSIM_SKIP_WITHOUT_REAL_MESHES();
   const Mesh mesh = load_mesh(test::largest_mesh_path());
   const BvhTree tree = build_bvh_tree(mesh, BvhOptions{});
   ASSERT_GT(tree.nodes.size(), 10u);
@@ -313,6 +319,7 @@ TEST(BvhEncoder, Fp16DecisionFollowsSurfaceAreaGrowth) {
 }
 
 TEST(BvhEncoder, PackingTradesNodesForTrianglesPerNode) {
+  TDSIM_SKIP_WITHOUT_REAL_MESHES();
   const Mesh mesh = load_mesh(test::largest_mesh_path());
   const EncodedBvh single = build_bvh(mesh, options_with(BvhQuality::kNormal, TrianglePacking::kSingle));
   const EncodedBvh pairs = build_bvh(mesh, options_with(BvhQuality::kNormal, TrianglePacking::kPairs));

@@ -77,6 +77,7 @@ void expect_agreement(const Agreement& a) {
 }
 
 TEST(RayTraversal, ClosestHitsAgreeWithEmbreeOnRealMeshes) {
+  TDSIM_SKIP_WITHOUT_REAL_MESHES();
   for (const std::string& path : scene::test::real_mesh_paths()) {
     for (scene::BvhQuality quality : {scene::BvhQuality::kNormal, scene::BvhQuality::kHigh}) {
       SCOPED_TRACE(path + " " + scene::quality_name(quality));
@@ -90,6 +91,7 @@ TEST(RayTraversal, ClosestHitsAgreeWithEmbreeOnRealMeshes) {
 }
 
 TEST(RayTraversal, EveryBuilderWithParentPointersAgreesWithEmbreeOnRealMeshes) {
+  TDSIM_SKIP_WITHOUT_REAL_MESHES();
   for (const std::string& path : scene::test::real_mesh_paths()) {
     const Mesh mesh = scene::load_mesh(path);
     for (scene::BvhBuilder builder : {scene::BvhBuilder::kLbvh, scene::BvhBuilder::kPloc, scene::BvhBuilder::kSah}) {
@@ -118,6 +120,7 @@ TEST(RayTraversal, ClosestHitsAgreeWithEmbreeOnTheDefaultScene) {
 }
 
 TEST(RayTraversal, EveryPackingFp16SettingAndReturnModeFindsTheSameHits) {
+  TDSIM_SKIP_WITHOUT_REAL_MESHES();
   const Mesh mesh = scene::load_mesh(scene::test::largest_mesh_path());
   const EncodedBvh reference_bvh = scene::build_bvh(mesh, BvhOptions{});
   const std::vector<SceneRay> rays = test_rays(reference_bvh, 5000, 3);
@@ -188,6 +191,7 @@ TEST(RayTraversal, ShortStacksRestartAndFindExactlyWhatADeepStackFinds) {
 }
 
 TEST(RayTraversal, AnyHitAgreesOnOcclusionAndStopsEarly) {
+  TDSIM_SKIP_WITHOUT_REAL_MESHES();
   const Mesh mesh = scene::load_mesh(scene::test::largest_mesh_path());
   const EncodedBvh bvh = scene::build_bvh(mesh, BvhOptions{});
   const scene::test::EmbreeReference embree(mesh);

@@ -82,6 +82,7 @@ void expect_same_tree(const BvhTree& tree, const BvhTree& expected) {
 }
 
 TEST(RuntimeBuild, EveryTriangleOnceEveryBoxHoldsItsChildrenOnRealMeshes) {
+  TDSIM_SKIP_WITHOUT_REAL_MESHES();
   for (const std::string& path : test::real_mesh_paths()) {
     const Mesh mesh = load_mesh(path);
     for (BvhBuilder builder : {BvhBuilder::kLbvh, BvhBuilder::kPloc}) {
@@ -128,6 +129,7 @@ TEST(RuntimeBuild, SameTreeForAnyThreadCount) {
 }
 
 TEST(RuntimeBuild, SahCostOrdersTheBuildersAndAWiderPlocSearchDoesNoWorse) {
+  TDSIM_SKIP_WITHOUT_REAL_MESHES();
   const Mesh mesh = load_mesh(test::largest_mesh_path());
   const auto cost = [&](BvhBuilder builder, uint32_t radius) {
     BvhOptions options;

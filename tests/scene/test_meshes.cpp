@@ -9,12 +9,26 @@ namespace fs = std::filesystem;
 
 std::string small_mesh_path() { return std::string(TDSIM_SOURCE_DIR) + "/tests/data/sphere_and_sheet.off"; }
 
+namespace {
+
+const std::string kCgalMeshes = std::string(TDSIM_SCENE_MESH_DIR) + "/data/meshes";
+const std::string kAssimpModels = "/usr/share/assimp/models";
+
+}  // namespace
+
+std::string missing_mesh_packages() {
+  std::string missing;
+  if (!fs::exists(kCgalMeshes + "/bunny00.off")) missing = "libcgal-demo";
+  if (!fs::exists(kAssimpModels + "/OFF/Wuson.off")) missing += std::string(missing.empty() ? "" : ", ") + "assimp-testmodels";
+  return missing;
+}
+
 std::vector<std::string> real_mesh_paths() {
   const std::vector<std::string> candidates = {
-      std::string(TDSIM_SCENE_MESH_DIR) + "/data/meshes/bunny00.off",
-      std::string(TDSIM_SCENE_MESH_DIR) + "/data/meshes/elephant.off",
-      "/usr/share/assimp/models/OFF/Wuson.off",
-      "/usr/share/assimp/models/PLY/Wuson.ply",
+      kCgalMeshes + "/bunny00.off",
+      kCgalMeshes + "/elephant.off",
+      kAssimpModels + "/OFF/Wuson.off",
+      kAssimpModels + "/PLY/Wuson.ply",
   };
   std::vector<std::string> paths;
   for (const auto& path : candidates)

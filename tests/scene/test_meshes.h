@@ -2,6 +2,8 @@
 // packages are installed, the committed small mesh always.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
 
@@ -17,6 +19,16 @@ std::string small_mesh_path();
 // testmodels' Wuson (OFF and PLY), whichever are installed, then the small
 // mesh: never empty.
 std::vector<std::string> real_mesh_paths();
+
+// The Debian packages of the real meshes that are not installed
+// ("libcgal-demo", "assimp-testmodels", both comma-separated, or "").
+std::string missing_mesh_packages();
+// First in a test that is about the real meshes: without them it would
+// test the small mesh only and pass for the wrong reason, so it is skipped,
+// naming what to install (scripts/bootstrap installs both).
+#define TDSIM_SKIP_WITHOUT_REAL_MESHES()                                                    \
+  if (const std::string missing = ::td::scene::test::missing_mesh_packages(); !missing.empty()) \
+  GTEST_SKIP() << missing << " not installed: this test needs its real meshes"
 
 // The largest real mesh available (the bunny when installed).
 std::string largest_mesh_path();

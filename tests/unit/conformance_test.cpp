@@ -1,5 +1,7 @@
-// Every committed vector file must pass through the golden reference: the
-// conformance set from the independent implementation and our own edge set.
+// The conformance set from the independent implementation passes through
+// the golden reference. (Our own edge set's expectations are the
+// reference's: VectorGenEdge.CommittedFileIsCurrent holds the file to the
+// generator, and the model and RTL tests run it.)
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -26,8 +28,6 @@ void expect_file_passes(const std::string& name) {
 }
 
 TEST(Conformance, SharedConformanceVectorsPassOnReference) { expect_file_passes("conformance-v1.tdv"); }
-
-TEST(Conformance, EdgeVectorsPassOnReference) { expect_file_passes("edge-v1.tdv"); }
 
 }  // namespace
 }  // namespace td::tb
