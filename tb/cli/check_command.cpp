@@ -8,6 +8,7 @@
 #include "model/sim/interrupt.h"
 #include "tb/cli/common_options.h"
 #include "tb/cli/output_paths.h"
+#include "tb/run/engines.h"
 #include "tb/vectors/tdv.h"
 
 namespace td::tb {
@@ -19,8 +20,8 @@ CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options, const s
   CLI::App* check_cmd = app.add_subcommand(
       "check", "Run reference-vector files through an engine; one line per mismatch, then 'N passed, M failed'");
   check_cmd->add_option("files", options.files, "Vector files (.tdv)")->required();
-  check_cmd->add_option("--engine", options.engine, "Engine to check: " + check_engines().describe())
-      ->check(CLI::IsMember(check_engines().names()))
+  check_cmd->add_option("--engine", options.engine, "Engine to check: " + run::engines().describe())
+      ->check(CLI::IsMember(run::engines().names()))
       ->capture_default_str();
   check_cmd->add_option("--config", options.engine_options.config_path,
                         "Chip configuration, a YAML file or a shipped one's name (engines model, rtl)")
@@ -37,7 +38,8 @@ CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options, const s
 }
 
 int run_check_command(const CLI::App* command, CheckCommandOptions options) {
-  if (!check_engines().find(options.engine)->timed) {
+  const run::EngineEntry& entry = *run::engines().find(options.engine);
+  if (!entry.timed) {
     const std::string why = "with --engine " + options.engine + " (no chip, no timing); use --engine model";
     for (const char* flag : {"--config", "--set", "--lanes-per-wave", "--stats", "--debug", "--threads"})
       refuse_if_given(command, flag, why);
@@ -47,7 +49,7 @@ int run_check_command(const CLI::App* command, CheckCommandOptions options) {
     options.engine_options.overrides = overrides_of(options.sets);
     const cfg::Config config =
         cfg::load_config(options.engine_options.config_path, options.engine_options.overrides);
-    const std::string& datapath = check_engines().find(options.engine)->datapath;
+    const std::string& datapath = entry.datapath;
     check_chip_threads(options.engine_options.threads,
                        datapath.empty() ? config : cfg::with_datapath(config, datapath));
   }
@@ -70,7 +72,7 @@ int run_check_command(const CLI::App* command, CheckCommandOptions options) {
   for (const std::string& path : options.stats) outputs.add("--stats", path);
   outputs.prepare();
 
-  auto engine = make_engine(options.engine, options.engine_options);
+  const std::unique_ptr<Engine> engine = entry.make_for_vectors(options.engine_options);
   const CheckSummary summary = check_files(options.files, *engine, std::cout, options.check);
   if (summary.interrupted) {
     std::cout << fmt::format("{} passed, {} failed (partial: interrupted)\n", summary.passed, summary.failed);

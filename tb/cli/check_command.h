@@ -1,4 +1,4 @@
-// check_command.h — `tdsim check FILES... [--engine functional|ref|model|rtl]`: runs
+// check_command.h — `tdsim check FILES... [--engine functional|model|rtl]`: runs
 // reference-vector files (.tdv) through an engine, one line per mismatching
 // lane, then 'N passed, M failed'. Every file is validated before any runs.
 #pragma once
@@ -15,7 +15,7 @@ namespace td::tb {
 
 struct CheckCommandOptions {
   std::vector<std::string> files;
-  std::string engine = "ref";
+  std::string engine = kReferenceEngineName;
   EngineOptions engine_options{"", {}, 1};  // config_path: add_check_command sets the default
   CheckOptions check;
   std::vector<std::string> stats;

@@ -31,7 +31,7 @@ class UsageError : public std::invalid_argument {
 bool ends_with(const std::string& text, const std::string& suffix);
 
 // The one rule for flags that would do nothing: refuse them, saying why
-// ("--config has no effect with --engine ref (...)").
+// ("--config has no effect with --engine functional (...)").
 void refuse_if_given(const CLI::App* command, const std::string& flag, const std::string& reason);
 
 // --stats FILE.json|FILE.csv (repeatable).

@@ -16,6 +16,7 @@
 #include "tb/cli/output_paths.h"
 #include "tb/cli/unsigned_option.h"
 #include "tb/report/trace_picture.h"
+#include "tb/run/engines.h"
 #include "tb/run/hit_sink.h"
 #include "tb/run/run_report.h"
 #include "tb/run/trace_engine.h"
@@ -123,8 +124,8 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
   run->add_option("--ao-rays", options.ao_rays, "Ambient-occlusion rays per primary hit (--rays ao)")
       ->check(unsigned_in(1, 64))
       ->capture_default_str();
-  run->add_option("--engine", options.engine, run::trace_engines().describe())
-      ->check(CLI::IsMember(run::trace_engines().names()))
+  run->add_option("--engine", options.engine, run::engines().describe())
+      ->check(CLI::IsMember(run::engines().names()))
       ->capture_default_str();
   run->add_option("--scoreboard", options.scoreboard,
                   "Check the model's lanes against the golden reference: all, off, or sample:N (every Nth instruction)")
@@ -149,7 +150,7 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
 int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   const auto setup_start = std::chrono::steady_clock::now();
   // Flags that would do nothing, then names, then the config: before any work.
-  const run::TraceEngines::Entry& engine_entry = *run::trace_engines().find(options.engine);
+  const run::EngineEntry& engine_entry = *run::engines().find(options.engine);
   const bool timed = engine_entry.timed;
   const std::string with_engine = "with --engine " + options.engine;
   if (!timed)
@@ -245,7 +246,7 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   setup.stats = &stats;
   setup.vcd = trace ? &trace->vcd() : nullptr;
   setup.threads = threads;
-  const std::unique_ptr<run::TraceEngine> engine = engine_entry.make(setup);
+  const std::unique_ptr<run::TraceEngine> engine = engine_entry.make_for_rays(setup);
   report.engine = engine->name();
   report.threads = threads;
   const auto trace_start = std::chrono::steady_clock::now();

@@ -1,10 +1,11 @@
 // engine.h — one interface in front of every engine that executes
-// instructions without a workload of its own (`tdsim check`): `ref` (golden
-// reference, no time), `model` (the SystemC timing model) and `rtl` (the
-// same model with td.datapath: rtl, the Verilated units as its datapaths),
-// registered by name in check_engines(). An engine executes wave
-// instructions over a memory image; what the waves hold (vector cases
-// batched by tb/vectors/case_waves.h, or anything else) is the caller's.
+// instructions without a workload of its own (`tdsim check`): the golden
+// reference with no time (make_reference_engine, named `functional`), and
+// the SystemC timing model (model_engine.h: `model`, and `rtl` with
+// td.datapath: rtl). tb/run/engines.h registers them by name, with the
+// engines that trace rays. An engine executes wave instructions over a
+// memory image; what the waves hold (vector cases batched by
+// tb/vectors/case_waves.h, or anything else) is the caller's.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,6 @@
 #include "model/isa/memory_image.h"
 #include "model/isa/wave.h"
 #include "model/sim/stats.h"
-#include "tb/engines/registry.h"
 
 namespace td::tb {
 
@@ -43,12 +43,9 @@ struct EngineOptions {
   unsigned threads = 1;     // threads that tick the chip's TDs (engines with timing)
 };
 
-// The engines `tdsim check --engine` can name. A factory throws
-// cfg::ConfigError for a bad configuration.
-using CheckEngines = Registry<Engine, EngineOptions>;
-const CheckEngines& check_engines();
-
-// check_engines().find(name)->make(options); nullptr for an unknown name.
-std::unique_ptr<Engine> make_engine(const std::string& name, const EngineOptions& options = {});
+// The golden reference: each lane by ref::intersect, no time.
+std::unique_ptr<Engine> make_reference_engine();
+// Its name() (and the functional engine's of `tdsim run`).
+inline constexpr const char* kReferenceEngineName = "functional";
 
 }  // namespace td::tb

@@ -1,50 +1,50 @@
 // registry.h — implementations chosen by name (Ramulator2's pattern): each
-// is registered once under a name with a one-line description and a
-// factory; a command's --engine picks one, its --help lists them, and an
-// unknown name is refused with the list. Adding an engine (`rtl`) is one
-// registration, not another branch at every call site.
+// is registered once under a name (and any aliases users may type) with a
+// one-line description; a command's --engine picks one, its --help lists
+// them, and an unknown name is refused with the list. `Entry` has `name`,
+// `aliases` and `description`, and whatever the callers need of it (its
+// factories).
 #pragma once
 
-#include <functional>
-#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace td::tb {
 
-template <typename Product, typename Setup>
+template <typename Entry>
 class Registry {
  public:
-  using Factory = std::function<std::unique_ptr<Product>(const Setup&)>;
-  struct Entry {
-    std::string name;
-    std::string description;  // one line, for --help
-    bool timed = false;       // simulates a chip: --config, --stats, --trace and the like apply
-    Factory make;
-    std::string datapath;     // a timed engine's td.datapath, whatever --config says ("": the config's)
-  };
-
   Registry& add(Entry entry) {
     entries_.push_back(std::move(entry));
     return *this;
   }
-  // nullptr when no implementation has that name.
+  // The entry of that name or alias; nullptr when none.
   const Entry* find(const std::string& name) const {
-    for (const Entry& entry : entries_)
+    for (const Entry& entry : entries_) {
       if (entry.name == name) return &entry;
+      for (const std::string& alias : entry.aliases)
+        if (alias == name) return &entry;
+    }
     return nullptr;
   }
+  // Every name and alias a user may give.
   std::vector<std::string> names() const {
     std::vector<std::string> out;
-    for (const Entry& entry : entries_) out.push_back(entry.name);
+    for (const Entry& entry : entries_) {
+      out.push_back(entry.name);
+      out.insert(out.end(), entry.aliases.begin(), entry.aliases.end());
+    }
     return out;
   }
-  // "a (what a does), b (what b does)": for --help and error messages.
+  // "a (what a does; also b), c (what c does)": for --help and error messages.
   std::string describe() const {
     std::string out;
     for (const Entry& entry : entries_) {
       if (!out.empty()) out += ", ";
-      out += entry.name + " (" + entry.description + ")";
+      out += entry.name + " (" + entry.description;
+      for (const std::string& alias : entry.aliases) out += "; also " + alias;
+      out += ")";
     }
     return out;
   }

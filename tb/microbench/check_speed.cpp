@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tb/common/self_process.h"
+#include "tb/engines/engine.h"
 #include "tb/vectors/tdv.h"
 #include "tb/vectors/vector_gen.h"
 
@@ -47,7 +48,7 @@ CheckSpeed measure_check_speed(const cfg::Config& config, uint64_t cases, unsign
   const SelfRun model = run_checked({"check", vectors.string(), "--engine", "model", "--config", chip.string(),
                                    "--threads", std::to_string(threads)},
                                   log);
-  const SelfRun reference = run_checked({"check", vectors.string(), "--engine", "ref"}, log);
+  const SelfRun reference = run_checked({"check", vectors.string(), "--engine", kReferenceEngineName}, log);
   speed.model_wall_s = model.wall_s;
   speed.model_rss_kib = model.rss_kib;
   speed.reference_wall_s = reference.wall_s;

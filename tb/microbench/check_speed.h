@@ -20,7 +20,7 @@ struct CheckSpeed {
 
 // Writes `cases` random cases (seed 1) and `config` into a temporary folder,
 // runs this executable's `check` on them with --engine model (its chip on
-// `threads`) and --engine ref, and removes the folder. Throws
+// `threads`) and --engine functional, and removes the folder. Throws
 // std::runtime_error when a run fails (its exit code and output named).
 CheckSpeed measure_check_speed(const cfg::Config& config, uint64_t cases, unsigned threads);
 

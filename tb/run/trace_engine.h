@@ -1,7 +1,7 @@
 // trace_engine.h — what executes a ray workload: the golden reference with
 // no time (`functional`, the oracle and the speed limit) or the SystemC chip
-// running the traversal shader (`model`; `rtl` with td.datapath: rtl), registered by name in
-// trace_engines() (`tdsim run --engine`). All take rays from a RaySource,
+// running the traversal shader (`model`; `rtl` with td.datapath: rtl),
+// registered by name in engines.h (`tdsim run --engine`). All take rays from a RaySource,
 // walk them with RayTraversal, and hand every finished ray to a HitSink, so
 // they are compared ray for ray.
 #pragma once
@@ -13,7 +13,7 @@
 #include "model/chip/config.h"
 #include "model/sim/stats.h"
 #include "model/sim/vcd_writer.h"
-#include "tb/engines/registry.h"
+#include "tb/engines/engine.h"
 #include "tb/run/hit_sink.h"
 #include "tb/run/ray_source.h"
 #include "tb/scene/encoded_bvh.h"
@@ -51,17 +51,13 @@ struct TraceEngineSetup {
   unsigned threads = 1;                  // functional: host threads; timed: threads ticking the TDs
 };
 
-// The engines `tdsim run --engine` can name.
-using TraceEngines = tb::Registry<TraceEngine, TraceEngineSetup>;
-const TraceEngines& trace_engines();
-
 // The golden reference over `threads` threads (>= 1). Rays are split into
 // fixed chunks, each traced whole by one thread and delivered in order: the
 // output does not depend on the thread count.
 class FunctionalEngine final : public TraceEngine {
  public:
   explicit FunctionalEngine(unsigned threads);
-  std::string name() const override { return "functional"; }
+  std::string name() const override { return tb::kReferenceEngineName; }
   void trace(const scene::EncodedBvh& bvh, RaySource& source, const traversal::TraversalOptions& options,
              HitSink& sink) override;
 

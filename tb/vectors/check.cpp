@@ -31,7 +31,7 @@ void check_chunk(const std::string& path, const std::vector<TdvCase>& chunk, Eng
         results[waves.lane_cases[w][lane]] = executed[w].lanes.at(lane);
   });
   // The reference also runs each case on its own memory, as the file gives it.
-  const bool against_reference = engine.name() != "ref";
+  const bool against_reference = engine.name() != kReferenceEngineName;
   for (size_t i = 0; i < cases.size(); ++i) {
     const TdvCase& c = *cases[i];
     const LaneResult expected = c.expected();

@@ -81,9 +81,10 @@ TEST_F(Hardening, FlagsWithoutEffectAreRefusedWithAReason) {
     std::string reason;
   } cases[] = {
       {"check " + tdv + " --engine ref --config missing.yaml", "--config has no effect with --engine ref"},
-      {"check " + tdv + " --lanes-per-wave 32", "--lanes-per-wave has no effect with --engine ref"},
-      {"check " + tdv + " --debug td", "--debug has no effect with --engine ref"},
-      {"check " + tdv + " --stats " + (dir_ / "s.json").string(), "--stats has no effect with --engine ref"},
+      {"check " + tdv + " --lanes-per-wave 32", "--lanes-per-wave has no effect with --engine functional"},
+      {"check " + tdv + " --debug td", "--debug has no effect with --engine functional"},
+      {"check " + tdv + " --engine functional --stats " + (dir_ / "s.json").string(),
+       "--stats has no effect with --engine functional"},
       {"peak --config " + kSmallConfig + " --trace-cycles 5", "--trace-cycles has no effect without --trace"},
       {"peak --config " + kSmallConfig + " --trace-start 5", "--trace-start has no effect without --trace"},
       {"peak --config " + kSmallConfig + " --no-bandwidth --bandwidth-waves 3",

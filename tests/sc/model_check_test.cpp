@@ -5,7 +5,8 @@
 #include <sstream>
 
 #include "tb/vectors/check.h"
-#include "tb/engines/engine.h"
+#include "model/chip/config.h"
+#include "tb/engines/model_engine.h"
 #include "tb/vectors/tdv.h"
 
 namespace td::tb {
@@ -17,9 +18,7 @@ void expect_model_passes(const std::string& file, uint32_t lanes_per_wave, size_
   const std::string path = std::string(TDSIM_SOURCE_DIR) + "/tests/vectors/" + file;
   TdvParse parse = read_tdv_file(path);
   ASSERT_TRUE(parse.ok());
-  EngineOptions options;
-  options.config_path = std::string(TDSIM_SOURCE_DIR) + "/configs/small.yaml";
-  auto engine = make_engine("model", options);
+  auto engine = make_model_engine(cfg::load_config(std::string(TDSIM_SOURCE_DIR) + "/configs/small.yaml"));
   std::ostringstream mismatches;
   const CheckSummary summary = check_files({path}, *engine, mismatches, CheckOptions{lanes_per_wave, chunk_cases});
   EXPECT_EQ(summary.failed, 0u) << mismatches.str();

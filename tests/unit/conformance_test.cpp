@@ -19,7 +19,7 @@ void expect_file_passes(const std::string& name) {
   TdvParse parse = read_tdv_file(path);
   ASSERT_TRUE(parse.ok()) << parse.errors.front().to_string();
   ASSERT_FALSE(parse.file.cases.empty());
-  auto engine = make_engine("ref");
+  auto engine = make_reference_engine();
   ASSERT_NE(engine, nullptr);
   std::ostringstream mismatches;
   const CheckSummary summary = check_files({path}, *engine, mismatches);
