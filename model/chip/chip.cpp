@@ -246,20 +246,20 @@ void Chip::register_chip_stats(sim::StatsRegistry& stats) {
        [](const timing::TdStats& s) -> const sim::Counter& { return s.descriptor_faults; }},
       {"out_of_bounds", "lanes", [](const timing::TdStats& s) -> const sim::Counter& { return s.out_of_bounds; }},
       {"reserved_types", "lanes", [](const timing::TdStats& s) -> const sim::Counter& { return s.reserved_types; }},
-      {"stall_fetch_queue_full", "TD-cycles",
-       [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_fetch_queue_full; }},
-      {"stall_memory", "TD-cycles", [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_memory; }},
-      {"stall_return_buffer_full", "TD-cycles",
-       [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_return_buffer_full; }},
-      {"stall_port_busy", "TD-cycles",
-       [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_port_busy; }},
-      {"stall_waiting_memory", "TD-cycles",
-       [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_waiting_memory; }},
-      {"stall_result_refused", "TD-cycles",
-       [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_result_refused; }},
   };
   for (const auto& entry : kSums)
     group.formula(entry.name, entry.unit, std::string("sum over all TDs of td.") + entry.name, sum(entry.pick));
+  for (size_t c = 0; c < timing::kStallCauses; ++c) {
+    if (static_cast<timing::Stall>(c) == timing::Stall::kWaitingLoads && !tap_.issues_loads()) continue;
+    std::vector<const sim::Counter*> counters;
+    for (const timing::Td* t : tds_) counters.push_back(&t->stats().stall_cycles[c]);
+    const std::string name = std::string("stall_cycles.") + timing::stall_causes()[c].subname;
+    group.formula(name, "TD-cycles", "sum over all TDs of td." + name, [counters] {
+      double total = 0;
+      for (const sim::Counter* counter : counters) total += static_cast<double>(counter->value());
+      return total;
+    });
+  }
   // The load counters, when the TDs count them (WaveClient::issues_loads).
   if (tap_.issues_loads()) {
     using Sum = std::remove_const_t<std::remove_reference_t<decltype(kSums[0])>>;
@@ -267,8 +267,6 @@ void Chip::register_chip_stats(sim::StatsRegistry& stats) {
         {"loads", "instructions", [](const timing::TdStats& s) -> const sim::Counter& { return s.loads; }},
         {"load_lanes", "lanes", [](const timing::TdStats& s) -> const sim::Counter& { return s.load_lanes; }},
         {"load_bytes", "bytes", [](const timing::TdStats& s) -> const sim::Counter& { return s.load_bytes; }},
-        {"stall_waiting_loads", "TD-cycles",
-         [](const timing::TdStats& s) -> const sim::Counter& { return s.stall_waiting_loads; }},
     };
     for (const auto& entry : kLoadSums)
       group.formula(entry.name, entry.unit, std::string("sum over all TDs of td.") + entry.name, sum(entry.pick));

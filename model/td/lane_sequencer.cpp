@@ -61,7 +61,7 @@ void LaneSequencer::tick(uint64_t cycle) {
   if (route.needs_fetch()) {
     if (!fetch_out_.can_push()) {
       stalled_ = true;
-      ++stats_.stall_fetch_queue_full;
+      ++stats_.stall(Stall::kFetchQueueFull);
       return;
     }
     fetch_out_.push(FetchJob::of(LaneJob{slot_index, lane}, route.address, route.bytes, route.type), cycle);

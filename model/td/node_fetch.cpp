@@ -36,12 +36,12 @@ void NodeFetch::tick(uint64_t cycle) {
   if (!in_.can_pop(cycle)) return;
   if (buffer_.full()) {
     stalled_full_ = true;
-    ++stats_.stall_return_buffer_full;
+    ++stats_.stall(Stall::kReturnBufferFull);
     return;
   }
   if (cycle < retry_cycle_) {
     stalled_memory_ = true;
-    ++stats_.stall_memory;
+    ++stats_.stall(Stall::kL0MshrsFull);
     return;
   }
   const FetchJob& fetch = in_.front();
@@ -58,7 +58,7 @@ void NodeFetch::tick(uint64_t cycle) {
   if (!response.accepted) {
     retry_cycle_ = response.cycle;
     stalled_memory_ = true;
-    ++stats_.stall_memory;
+    ++stats_.stall(Stall::kL0MshrsFull);
     TD_DEBUG(kTd, cycle, name(), "L0 refused lane {} (MSHRs full): retry at {}", job.lane, retry_cycle_);
     return;
   }

@@ -84,24 +84,21 @@ void Td::account_until(uint64_t cycle) {
   stats_.cycles.add(cycle);
 }
 
-// Bits: fetch queue full, memory (L0 refused), return buffer full, waiting
-// for memory, waiting for loads only. (Port-busy stalls need a ready lane:
-// that clock is ticked.)
+// A bit per Stall cause that holds while the TD is not ticked. (Port-busy
+// stalls need a ready lane, refused results a result: those clocks are ticked.)
 uint32_t Td::idle_stalls() const {
+  const auto bit = [](Stall cause) { return 1u << static_cast<uint32_t>(cause); };
   uint32_t stalls = 0;
-  if (sequencer_.blocked_on_fetch_queue()) stalls |= 1u << 0;
-  if (node_fetch_.input_pending()) stalls |= node_fetch_.buffer_full() ? 1u << 2 : 1u << 1;
-  if (!node_fetch_.buffer_empty()) stalls |= 1u << 3;
-  if (node_fetch_.only_loads_in_buffer()) stalls |= 1u << 4;
+  if (sequencer_.blocked_on_fetch_queue()) stalls |= bit(Stall::kFetchQueueFull);
+  if (node_fetch_.input_pending()) stalls |= bit(node_fetch_.buffer_full() ? Stall::kReturnBufferFull : Stall::kL0MshrsFull);
+  if (!node_fetch_.buffer_empty()) stalls |= bit(Stall::kWaitingMemory);
+  if (node_fetch_.only_loads_in_buffer()) stalls |= bit(Stall::kWaitingLoads);
   return stalls;
 }
 
 void Td::charge_skipped_clocks(uint64_t clocks) {
-  sim::Counter* const counters[] = {&stats_.stall_fetch_queue_full, &stats_.stall_memory,
-                                    &stats_.stall_return_buffer_full, &stats_.stall_waiting_memory,
-                                    &stats_.stall_waiting_loads};
-  for (size_t i = 0; i < std::size(counters); ++i)
-    if (idle_stalls_ & (1u << i)) counters[i]->add(clocks);
+  for (uint32_t stalls = idle_stalls_; stalls != 0; stalls &= stalls - 1)
+    stats_.stall_cycles[__builtin_ctz(stalls)].add(clocks);
 }
 
 void Td::tick_client_side(uint64_t cycle) {
@@ -193,7 +190,7 @@ void Td::issue_port(uint64_t cycle) {
     ++stats_.tri_tests;
   }
   ++stats_.busy_cycles;
-  if (node_fetch_.has_ready(cycle)) ++stats_.stall_port_busy;
+  if (node_fetch_.has_ready(cycle)) ++stats_.stall(Stall::kIssuePortBusy);
   TD_DEBUG(kTd, cycle, name(), "issue port: wave {} lane {} -> {} (node type {})", waves_.slot(lane.slot).id,
            lane.lane, is_box_lane ? "box_stage" : "tri_stage", static_cast<int>(lane.type));
   port_valid_ = true;

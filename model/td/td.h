@@ -156,8 +156,8 @@ class Td : public sc_core::sc_module {
   // their data (only load lanes: counted apart too).
   void count_waiting_memory() {
     if (node_fetch_.buffer_empty()) return;
-    ++stats_.stall_waiting_memory;
-    if (node_fetch_.only_loads_in_buffer()) ++stats_.stall_waiting_loads;
+    ++stats_.stall(Stall::kWaitingMemory);
+    if (node_fetch_.only_loads_in_buffer()) ++stats_.stall(Stall::kWaitingLoads);
   }
 
   // Ordered by use: a chip ticks each of its TDs in turn every clock, so

@@ -2,6 +2,22 @@
 
 namespace td::timing {
 
+const std::array<StallCause, kStallCauses>& stall_causes() {
+  static const std::array<StallCause, kStallCauses> causes = {{
+      {"fetch_queue_full", "fetch queue full", "sequencer held a lane: fetch queue full"},
+      {"l0_mshrs_full", "L0 MSHRs full", "node fetch refused by L0: all MSHRs busy"},
+      {"return_buffer_full", "return buffer full", "node fetch held a lane: return buffer full"},
+      {"issue_port_busy", "issue port busy",
+       "ready lanes left waiting because the shared issue port takes one a clock"},
+      {"waiting_memory", "waiting for memory", "issue port idle while lanes wait in the return buffer for node data"},
+      {"waiting_loads", "waiting for loads only",
+       "issue port idle while every lane in the return buffer is a load lane waiting for its data (counted in "
+       "waiting_memory too)"},
+      {"result_refused", "results refused", "an instruction's results were ready but its wave refused them this clock"},
+  }};
+  return causes;
+}
+
 bool TdStats::register_counters(TdStats& s, const sim::StatGroup& g, bool counts_loads) {
   g.counter_in("cycles", "cycles", "clocks simulated for this TD, busy or idle", s.cycles);
   g.counter_in("busy_cycles", "cycles", "clocks in which a lane entered the box or triangle datapath", s.busy_cycles);
@@ -20,21 +36,11 @@ bool TdStats::register_counters(TdStats& s, const sim::StatGroup& g, bool counts
                  s.load_lanes);
     g.counter_in("load_bytes", "bytes", "bytes read by active load lanes", s.load_bytes);
   }
-  g.counter_in("stall_fetch_queue_full", "cycles", "sequencer held a lane: fetch queue full", s.stall_fetch_queue_full);
-  g.counter_in("stall_memory", "cycles", "node fetch refused by L0: all MSHRs busy", s.stall_memory);
-  g.counter_in("stall_return_buffer_full", "cycles", "node fetch held a lane: return buffer full",
-               s.stall_return_buffer_full);
-  g.counter_in("stall_port_busy", "cycles", "ready lanes left waiting because the shared issue port takes one a clock",
-               s.stall_port_busy);
-  g.counter_in("stall_waiting_memory", "cycles", "issue port idle while lanes wait in the return buffer for node data",
-               s.stall_waiting_memory);
-  if (counts_loads)
-    g.counter_in("stall_waiting_loads", "cycles",
-                 "issue port idle while every lane in the return buffer is a load lane waiting for its data "
-                 "(counted in stall_waiting_memory too)",
-                 s.stall_waiting_loads);
-  g.counter_in("stall_result_refused", "cycles",
-               "an instruction's results were ready but its wave refused them this clock", s.stall_result_refused);
+  for (size_t c = 0; c < kStallCauses; ++c) {
+    if (static_cast<Stall>(c) == Stall::kWaitingLoads && !counts_loads) continue;
+    g.counter_in(std::string("stall_cycles.") + stall_causes()[c].subname, "cycles", stall_causes()[c].description,
+                 s.stall_cycles[c]);
+  }
   return true;
 }
 

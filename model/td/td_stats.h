@@ -7,9 +7,35 @@
 // reports what it always did.
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
 #include "model/sim/stats.h"
 
 namespace td::timing {
+
+// Why a TD-cycle stalled: one statistic, `stall_cycles`, with a sub-name
+// per cause (gem5's blockedCycles.<cause>), in the pipeline's order. One
+// cycle may count under several causes.
+enum class Stall : uint8_t {
+  kFetchQueueFull,    // the sequencer held a lane: fetch queue full
+  kL0MshrsFull,       // node fetch refused by L0: all MSHRs busy
+  kReturnBufferFull,  // node fetch held a lane: return buffer full
+  kIssuePortBusy,     // ready lanes left waiting: the issue port takes one a clock
+  kWaitingMemory,     // the issue port idle, lanes waiting for their data
+  kWaitingLoads,      // of those, every lane waiting is a load lane (TDs that count loads)
+  kResultRefused,     // results ready, the wave refused them this clock
+};
+constexpr size_t kStallCauses = 7;
+struct StallCause {
+  const char* subname;      // the statistic's: stall_cycles.<subname>
+  const char* label;        // the reports' ("L0 MSHRs full")
+  const char* description;  // the statistic's
+};
+// Every cause, by Stall value: the one table the statistics, the reports
+// and the sweeps' columns read.
+const std::array<StallCause, kStallCauses>& stall_causes();
 
 struct alignas(64) TdStats {
   TdStats(const sim::StatGroup& group, bool counts_loads);
@@ -22,15 +48,12 @@ struct alignas(64) TdStats {
   sim::Counter box_tests;          // ray/box tests: 4 per box node
   sim::Counter tri_tests;          // ray/triangle tests
   sim::Counter active_lanes;
-  sim::Counter stall_port_busy;         // ready lanes left waiting: one issue a clock
-  sim::Counter stall_waiting_memory;    // nothing to issue, lanes waiting for data
-  sim::Counter stall_fetch_queue_full;  // sequencer had a lane, fetch queue full
+  std::array<sim::Counter, kStallCauses> stall_cycles;  // by Stall
+  sim::Counter& stall(Stall cause) { return stall_cycles[static_cast<size_t>(cause)]; }
+  const sim::Counter& stall(Stall cause) const { return stall_cycles[static_cast<size_t>(cause)]; }
   // Now and then.
-  sim::Counter stall_memory;            // node fetch refused by L0 (MSHRs full)
-  sim::Counter stall_return_buffer_full;  // node fetch had a lane, no entry free
   sim::Counter inactive_lanes;
   sim::Counter waves;              // instructions completed
-  sim::Counter stall_result_refused;    // the wave could not take its results this clock
   sim::Counter descriptor_faults;  // lanes
   sim::Counter out_of_bounds;      // lanes
   sim::Counter reserved_types;     // lanes
@@ -38,7 +61,6 @@ struct alignas(64) TdStats {
   sim::Counter loads;              // load instructions completed
   sim::Counter load_lanes;         // active load lanes returned to write-back
   sim::Counter load_bytes;         // bytes those lanes read
-  sim::Counter stall_waiting_loads;  // waiting for memory, and every lane waiting is a load lane
 
  private:
   // Registers the counters above, in the order reports list them, before

@@ -81,7 +81,7 @@ void WriteBack::retire(uint64_t cycle) {
       // The wave cannot take its results this clock: hold them (in order,
       // so everything younger waits too) and offer them again next clock.
       std::swap(result.lanes, oldest.results);
-      ++stats_.stall_result_refused;
+      ++stats_.stall(Stall::kResultRefused);
       TD_DEBUG(kTd, cycle, name(), "wave {} refused its results: held", oldest.id);
       retire_from_ = cycle + 1;
       return;

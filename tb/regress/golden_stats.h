@@ -23,7 +23,7 @@ struct StatChange {
 };
 // The statistics of `actual` that differ from `expected`: the chip's own
 // first (fewest name parts: chip.cycles before chip.sa0.l1.hits before
-// chip.wgp3.td1.stall_memory), each level in `expected`'s order, then
+// chip.wgp3.td1.stall_cycles.l0_mshrs_full), each level in `expected`'s order, then
 // those only `actual` has.
 std::vector<StatChange> diff_stats(const std::vector<Statistic>& expected, const std::vector<Statistic>& actual);
 

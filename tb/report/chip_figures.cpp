@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/td/td_stats.h"
 
 namespace td::report {
 
@@ -26,12 +30,6 @@ namespace {
 
 uint64_t counter(const sim::StatsRegistry& stats, const std::string& name) { return stats.value(name); }
 
-// (name, TD counter) of each stall cause, in the pipeline's order.
-constexpr std::pair<const char*, const char*> kStallCauses[] = {
-    {"fetch queue full", "stall_fetch_queue_full"},     {"L0 MSHRs full", "stall_memory"},
-    {"return buffer full", "stall_return_buffer_full"}, {"issue port busy", "stall_port_busy"},
-    {"waiting for memory", "stall_waiting_memory"},
-};
 
 }  // namespace
 
@@ -56,8 +54,13 @@ TimingFigures timing_figures(const sim::StatsRegistry& stats, const cfg::Config&
     loads.misses += counter(stats, prefix + "load_misses");
   };
   uint64_t busy = 0;
-  std::vector<std::pair<const char*, const char*>> causes(std::begin(kStallCauses), std::end(kStallCauses));
-  if (t.counts_loads) causes.emplace_back("waiting for loads only", "stall_waiting_loads");
+  // The stall causes a report shows, in the pipeline's order: (label, statistic).
+  std::vector<std::pair<const char*, std::string>> causes;
+  for (size_t c = 0; c < timing::kStallCauses; ++c) {
+    const auto cause = static_cast<timing::Stall>(c);
+    if (cause == timing::Stall::kResultRefused || (cause == timing::Stall::kWaitingLoads && !t.counts_loads)) continue;
+    causes.emplace_back(timing::stall_causes()[c].label, std::string("stall_cycles.") + timing::stall_causes()[c].subname);
+  }
   std::vector<uint64_t> stall_cycles(causes.size(), 0);
   for (uint32_t w = 0; w < config.chip.wgps; ++w)
     for (uint32_t d = 0; d < config.chip.tds_per_wgp; ++d) {

@@ -258,7 +258,7 @@ TEST_F(RunCommand, TwoLevelScenesGiveTheFunctionalHitsOnEveryEngineThreadCountAn
       EXPECT_NE(stats.find("\"chip.shader.load_instructions\""), std::string::npos);
       EXPECT_NE(stats.find("\"chip.wgp0.td0.l0.load_hits\""), std::string::npos);
       EXPECT_NE(stats.find("\"chip.sa0.l1.load_misses\""), std::string::npos);
-      EXPECT_NE(stats.find("\"chip.wgp0.td0.stall_waiting_loads\""), std::string::npos);
+      EXPECT_NE(stats.find("\"chip.wgp0.td0.stall_cycles.waiting_loads\""), std::string::npos);
     }
     EXPECT_EQ(read_file(json), stats) << variant;
   }

@@ -126,7 +126,7 @@ void run_mixed_stream(const cfg::Config& config, uint32_t count, uint32_t seed_s
   expect_counted(h, issued);
   if (refuse_percent) {
     EXPECT_GT(h.feeder.results_refused(), 0u);
-    EXPECT_EQ(h.td_stat("stall_result_refused"), static_cast<double>(h.feeder.results_refused()));
+    EXPECT_EQ(h.td_stat("stall_cycles.result_refused"), static_cast<double>(h.feeder.results_refused()));
   }
 }
 
@@ -168,8 +168,8 @@ TEST(Load, ASecondLoadOfTheSameLinesHitsL0AndAMissToDramTakesLonger) {
   for (uint32_t s = 0; s < config.l2.slices; ++s)
     l2_load_misses += static_cast<double>(h.stats.value("chip.l2.slice" + std::to_string(s) + ".load_misses"));
   EXPECT_EQ(l2_load_misses, 4);
-  EXPECT_GT(h.td_stat("stall_waiting_loads"), 0);
-  EXPECT_EQ(h.td_stat("stall_waiting_loads"), h.td_stat("stall_waiting_memory"));
+  EXPECT_GT(h.td_stat("stall_cycles.waiting_loads"), 0);
+  EXPECT_EQ(h.td_stat("stall_cycles.waiting_loads"), h.td_stat("stall_cycles.waiting_memory"));
   const double dram_requests = static_cast<double>(h.stats.value("chip.dram.requests"));
   EXPECT_GT(dram_requests, 0);
   h.feeder.push(0, instr);
@@ -216,7 +216,7 @@ TEST(Load, TakesNoDatapathClockAndCountsInItsOwnStats) {
   EXPECT_EQ(h.td_stat("l0.load_hits"), h.td_stat("l0.hits"));
   EXPECT_EQ(h.td_stat("l0.load_misses"), h.td_stat("l0.misses"));
   EXPECT_GT(h.td_stat("l0.load_hits"), 0);
-  EXPECT_EQ(h.td_stat("stall_waiting_loads"), h.td_stat("stall_waiting_memory"));
+  EXPECT_EQ(h.td_stat("stall_cycles.waiting_loads"), h.td_stat("stall_cycles.waiting_memory"));
 }
 
 TEST(Load, CountersExistOnlyWhereTheClientIssuesLoads) {
@@ -229,7 +229,7 @@ TEST(Load, CountersExistOnlyWhereTheClientIssuesLoads) {
   EXPECT_THROW(h.stats.value(td + ".loads"), std::out_of_range);
   EXPECT_THROW(h.stats.value(td + ".load_lanes"), std::out_of_range);
   EXPECT_EQ(reported(h.stats, "chip.load_lanes"), "");
-  EXPECT_EQ(reported(h.stats, "chip.stall_waiting_loads"), "");
+  EXPECT_EQ(reported(h.stats, "chip.stall_cycles.waiting_loads"), "");
   EXPECT_THROW(h.stats.value(td + ".l0.load_hits"), std::out_of_range);
   EXPECT_THROW(h.stats.value("chip.sa0.l1.load_misses"), std::out_of_range);
   EXPECT_NE(reported(h.stats, "chip.waves"), "");
@@ -304,10 +304,11 @@ void expect_same_as_untraced_single_thread(const std::function<void(Harness&)>& 
   h.feeder.set_completion([&](uint32_t, const WaveInstr&, const WaveResult& r) {
     latencies.push_back(r.complete_cycle - r.accept_cycle);
   });
-  const std::vector<std::string> counters = {"loads", "load_lanes", "load_bytes", "l0.load_hits", "l0.load_misses",
-                                             "stall_waiting_loads", "box_nodes",
-                                             "tri_tests", "busy_cycles", "active_lanes", "stall_port_busy",
-                                             "stall_waiting_memory", "l0.hits", "l0.misses"};
+  const std::vector<std::string> counters = {"loads",         "load_lanes",     "load_bytes",
+                                             "l0.load_hits",  "l0.load_misses", "stall_cycles.waiting_loads",
+                                             "box_nodes",     "tri_tests",      "busy_cycles",
+                                             "active_lanes",  "stall_cycles.issue_port_busy",
+                                             "stall_cycles.waiting_memory", "l0.hits", "l0.misses"};
   std::vector<double> first;
   for (int run = 0; run < 2; ++run) {
     if (run == 1) change(h);

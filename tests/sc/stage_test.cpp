@@ -174,12 +174,12 @@ TEST(NodeFetch, FullReturnBufferAndRefusingL0Stall) {
   NodeFetch fetch("node_fetch", 1, in, l0, f.stats, nullptr);
   for (uint32_t l = 0; l < 3; ++l) in.push(fetch_job(waves, slot, l), 0);
   for (uint64_t cycle = 1; cycle <= 3; ++cycle) fetch.tick(cycle);
-  EXPECT_EQ(f.stats.stall_memory.value(), 3u);  // refused at 1, then waits for 4
+  EXPECT_EQ(f.stats.stall(Stall::kL0MshrsFull).value(), 3u);  // refused at 1, then waits for 4
   EXPECT_TRUE(l0.requested_at.empty());
   fetch.tick(4);
   EXPECT_EQ(l0.requested_at, (std::vector<uint64_t>{4}));
   fetch.tick(5);  // one entry, taken: the next lane waits
-  EXPECT_EQ(f.stats.stall_return_buffer_full.value(), 1u);
+  EXPECT_EQ(f.stats.stall(Stall::kReturnBufferFull).value(), 1u);
   EXPECT_TRUE(fetch.buffer_full());
   EXPECT_FALSE(fetch.has_ready(13));
   EXPECT_TRUE(fetch.has_ready(14));

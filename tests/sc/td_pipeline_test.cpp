@@ -113,7 +113,7 @@ TEST(TdPipeline, FullReturnBufferBackPressuresWithoutLoss) {
   for (uint32_t w = 0; w < 6; ++w) h.feeder.push(w % 2, mixed_wave(64, w * 3, 16));
   h.run();
   expect_all_returned_correctly(h, 6);
-  EXPECT_GT(h.td_stat("stall_return_buffer_full"), 0);
+  EXPECT_GT(h.td_stat("stall_cycles.return_buffer_full"), 0);
   // One lane in flight: each lane waits a whole L0 hit, so the datapath runs
   // at most once per hit latency.
   const double lanes = 6.0 * 64.0;
@@ -130,7 +130,7 @@ TEST(TdPipeline, MemoryStallsWhenMshrsRunOutWithoutLoss) {
   for (uint32_t w = 0; w < 8; ++w) h.feeder.push(w % config.td_count(), mixed_wave(64, w * 64, 256));
   h.run();
   expect_all_returned_correctly(h, 8);
-  EXPECT_GT(h.td_stat("stall_memory"), 0);
+  EXPECT_GT(h.td_stat("stall_cycles.l0_mshrs_full"), 0);
   EXPECT_GT(h.td_stat("l0.misses"), 0);
 }
 
@@ -206,7 +206,7 @@ TEST(TdPipeline, MixedLineSizesAndFewMshrsNeitherDeadlockNorLoseLanes) {
   for (uint32_t w = 0; w < 16; ++w) h.feeder.push(w % config.td_count(), mixed_wave(64, w * 17, 256));
   h.run();
   expect_all_returned_correctly(h, 16);
-  EXPECT_GT(h.td_stat("stall_memory"), 0);
+  EXPECT_GT(h.td_stat("stall_cycles.l0_mshrs_full"), 0);
 }
 
 TEST(TdPipeline, SameInputsGiveTheSameCyclesAndResults) {
@@ -252,7 +252,7 @@ void expect_refused_results_held_in_order(const cfg::Config& config, uint64_t re
   expect_all_returned_correctly(h, 24);
   EXPECT_TRUE(in_order);
   EXPECT_GT(h.feeder.results_refused(), 0u);
-  EXPECT_EQ(h.td_stat("stall_result_refused"), static_cast<double>(h.feeder.results_refused()));
+  EXPECT_EQ(h.td_stat("stall_cycles.result_refused"), static_cast<double>(h.feeder.results_refused()));
   EXPECT_GT(h.td_stat("box_nodes"), 0);
   EXPECT_GT(h.td_stat("tri_tests"), 0);
 }
