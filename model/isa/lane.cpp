@@ -1,5 +1,7 @@
 #include "model/isa/lane.h"
 
+#include <cstdio>
+
 #include "model/isa/fp32.h"
 #include "model/isa/half.h"
 
@@ -74,6 +76,14 @@ const char* outcome_name(LaneOutcome outcome) {
     case LaneOutcome::kLoad: return "load";
   }
   return "unknown";
+}
+
+std::string format_result(const LaneResult& result) {
+  if (!result.written) return "none";
+  char text[4 * 9];
+  std::snprintf(text, sizeof text, "%08x,%08x,%08x,%08x", result.dwords[0], result.dwords[1], result.dwords[2],
+                result.dwords[3]);
+  return text;
 }
 
 }  // namespace td

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "model/isa/node.h"
 
@@ -85,5 +86,9 @@ struct LaneResult {
     return written == other.written && (!written || dwords == other.dwords);
   }
 };
+
+// A result as the vector files (.tdv) spell it: "r0,r1,r2,r3" in hex, or
+// "none" when the lane writes nothing. Mismatch reports use it too.
+std::string format_result(const LaneResult& result);
 
 }  // namespace td

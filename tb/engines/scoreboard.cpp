@@ -6,7 +6,6 @@
 
 #include "model/ref/intersect.h"
 #include "model/ref/load.h"
-#include "tb/vectors/check.h"
 
 namespace td::tb {
 

@@ -7,7 +7,6 @@
 
 #include "model/chip/model_memory.h"
 #include "model/ref/intersect.h"
-#include "tb/vectors/check.h"
 
 namespace td::traversal {
 

@@ -10,12 +10,6 @@
 
 namespace td::tb {
 
-std::string format_result(const LaneResult& result) {
-  if (!result.written) return "none";
-  return fmt::format("{:08x},{:08x},{:08x},{:08x}", result.dwords[0], result.dwords[1], result.dwords[2],
-                     result.dwords[3]);
-}
-
 namespace {
 
 void check_chunk(const std::string& path, const std::vector<TdvCase>& chunk, Engine& engine, uint32_t lanes_per_wave,

@@ -19,9 +19,6 @@ struct CheckSummary {
   bool interrupted = false;  // a signal stopped the run: the counts cover what finished
 };
 
-// "none" or "r0,r1,r2,r3" in the tdv spelling.
-std::string format_result(const LaneResult& result);
-
 // Cases handed to the engine at once: enough to fill every TD of a large
 // chip (52 TDs x 64 lanes) with work, small enough that what a chunk holds
 // (batches, memory images, instructions in flight) stays a few MB.
