@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "model/chip/config.h"
+#include "model/chip/datapaths.h"
 #include "model/mem/cache.h"
 #include "model/mem/dram.h"
 #include "model/td/td_params.h"
@@ -43,7 +44,7 @@ inline timing::TdParams td_params(const cfg::Config& config) {
   p.triangle_latency_cycles = config.td.triangle_latency_cycles;
   p.sort_latency_cycles = config.td.sort_latency_cycles;
   p.return_latency_cycles = config.td.return_latency_cycles;
-  p.datapath = config.td.datapath;
+  p.datapaths = &datapath_factory(config.td.datapath);
   p.l0 = cache_geometry(config.l0);
   return p;
 }

@@ -1,11 +1,13 @@
-// datapath_factory.h — the TD's three datapaths (box, sort, triangle), built
-// by implementation name, as the configuration's td.datapath chooses
-// (Ramulator2's pattern: implementations registered by name, picked in
-// YAML): `cpp`, the golden reference's maths (box_stage.cpp, sort_stage.cpp,
-// tri_stage.cpp), and, in a build with TDSIM_RTL, `rtl`, the Verilated units
-// of rtl/ (model/rtl/). Each factory fills the output channel its stage
-// owns; `latency` is the configured pipeline depth; `scope` the stage's
-// hierarchical name (a Verilated unit's scope in traces).
+// datapath_factory.h — how the TD's three datapaths (box, sort, triangle)
+// are made: one DatapathFactory per implementation. The TD is handed one
+// (TdParams::datapaths) and knows no other; model/chip/datapaths.h
+// registers them by name, as the configuration's td.datapath chooses
+// (Ramulator2's pattern): `cpp`, the golden reference's maths
+// (cpp_datapaths() below), and, in a build with TDSIM_RTL, `rtl`, the
+// Verilated units of rtl/ (model/rtl/). Each factory fills the output
+// channel its stage owns; `latency` is the configured pipeline depth;
+// `scope` the stage's hierarchical name (a Verilated unit's scope in
+// traces).
 #pragma once
 
 #include <functional>
@@ -31,12 +33,13 @@ struct DatapathFactory {
   Make<BoxDatapath, BoxTested> box;
   Make<SortDatapath, LaneDone> sort;
   Make<TriangleDatapath, LaneDone> triangle;
+  // A lane's result is known as it enters (it depends only on the lane's
+  // ray, node bytes and descriptor, as the C++ maths computes it): the TD
+  // may write results ahead (td.h). False for clocked units (rtl).
+  bool results_known_at_entry = false;
 };
 
-// Every implementation this build has, `cpp` first.
-const std::vector<DatapathFactory>& datapath_factories();
-// Throws std::invalid_argument naming the choices for an unknown name (the
-// configuration has refused it before; this guards other callers).
-const DatapathFactory& datapath_factory(const std::string& name);
+// `cpp`: the golden reference's maths; the output channel's delay is the pipeline.
+const DatapathFactory& cpp_datapaths();
 
 }  // namespace td::timing

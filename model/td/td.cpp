@@ -9,7 +9,6 @@
 
 #include "model/ref/load.h"
 #include "model/sim/debug.h"
-#include "model/td/datapath_factory.h"
 
 
 namespace td::timing {
@@ -44,12 +43,12 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       sort_out_(SortStage::output_channel(params.sort_latency_cycles)),
       tri_out_(TriStage::output_channel(params.triangle_latency_cycles)),
       load_out_(2, kLoadPortCycles),
-      box_stage_("box_stage", params.box_latency_cycles, box_out_, datapath_factory(params.datapath).box),
+      box_stage_("box_stage", params.box_latency_cycles, box_out_, params.datapaths->box),
       sort_stage_("sort_stage", params.sort_latency_cycles, box_out_, sort_out_, waves_,
-                  datapath_factory(params.datapath).sort),
-      tri_stage_("tri_stage", params.triangle_latency_cycles, tri_out_, datapath_factory(params.datapath).triangle) {
+                  params.datapaths->sort),
+      tri_stage_("tri_stage", params.triangle_latency_cycles, tri_out_, params.datapaths->triangle) {
   clocked_datapaths_ = box_stage_.clocked() || sort_stage_.clocked() || tri_stage_.clocked();
-  write_ahead_ = params.datapath == "cpp";
+  write_ahead_ = params.datapaths->results_known_at_entry;
   counts_loads_ = client.issues_loads();
   box_to_write_cycles_ = params.box_latency_cycles + params.sort_latency_cycles;
   tri_to_write_cycles_ = params.triangle_latency_cycles;

@@ -3,9 +3,9 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
 #include "model/mem/cache.h"
+#include "model/td/datapath_factory.h"
 
 namespace td::timing {
 
@@ -17,7 +17,7 @@ struct TdParams {
   uint32_t triangle_latency_cycles = 16;
   uint32_t sort_latency_cycles = 2;
   uint32_t return_latency_cycles = 4;    // last lane written -> results at the wave
-  std::string datapath = "cpp";          // the datapaths' implementation (datapath_factory.h)
+  const DatapathFactory* datapaths = &cpp_datapaths();  // their implementation (datapath_factory.h)
   mem::CacheGeometry l0;
 };
 

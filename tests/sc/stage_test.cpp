@@ -14,6 +14,7 @@
 #include "model/ref/triangle_test.h"
 #include "model/sim/stats.h"
 #include "model/td/box_stage.h"
+#include "model/chip/datapaths.h"
 #include "model/td/datapath_factory.h"
 #include "model/td/node_fetch.h"
 #include "model/td/sort_stage.h"
@@ -190,7 +191,7 @@ TEST(NodeFetch, FullReturnBufferAndRefusingL0Stall) {
 class DatapathStages : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
-  const DatapathFactory& implementation = datapath_factory(GetParam());
+  const DatapathFactory& implementation = chip::datapath_factory(GetParam());
   const bool rtl = GetParam() == "rtl";
   uint32_t box_latency = 5, sort_latency = 2, tri_latency = 7;
 #if TDSIM_HAVE_RTL
@@ -249,7 +250,7 @@ TEST_P(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
 
 std::vector<std::string> datapath_names() {
   std::vector<std::string> names;
-  for (const DatapathFactory& factory : datapath_factories()) names.push_back(factory.name);
+  for (const DatapathFactory& factory : chip::datapath_factories()) names.push_back(factory.name);
   return names;
 }
 
