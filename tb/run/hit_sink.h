@@ -1,5 +1,5 @@
-// hit_sink.h — where traced rays go: every engine hands each finished ray
-// here (in any order: a timing model finishes waves out of order), and the
+// hit_sink.h — where traced rays go (a traversal::RaySink): every engine
+// hands each finished ray here (in any order: a timing model finishes waves out of order), and the
 // sink puts them back in ray order for what needs order — the hits CSV, a
 // caller's on_ray callback — holding only the rays that arrived ahead of an
 // unfinished one. The traversal totals (sums and a maximum) and the
@@ -21,18 +21,13 @@
 #include "tb/scene/scene.h"
 #include "tb/scene/scene_ray.h"
 #include "tb/traversal/functional_trace.h"
-#include "tb/traversal/ray_traversal.h"
+#include "tb/traversal/ray_stream.h"
 
 namespace td::run {
 
-struct TracedRay {
-  uint64_t index = 0;  // position in the ray stream
-  scene::SceneRay ray;
-  scene::RayHit hit;
-  traversal::TraversalCounters counters;
-};
+using traversal::TracedRay;
 
-class HitSink {
+class HitSink final : public traversal::RaySink {
  public:
   // Writes `ray,hit,t,inst,prim,u,v` lines to `path` (through a temporary file:
   // commit() puts it in place).
@@ -45,7 +40,7 @@ class HitSink {
   // Called with the number of rays delivered so far, after each (a progress bar's: no order kept for it).
   void on_count(std::function<void(uint64_t)> callback) { count_callback_ = std::move(callback); }
 
-  void deliver(TracedRay&& traced);
+  void deliver(TracedRay&& traced) override;
   // Every ray delivered: closes the outputs. Throws naming a file it cannot write.
   void commit();
 

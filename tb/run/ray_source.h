@@ -1,7 +1,7 @@
 // ray_source.h — where `tdsim run` gets its rays: generated on demand
 // (primary rays of a camera), held (secondary rays made from earlier hits),
-// or streamed from a CSV file. Engines pull rays in order, a chunk at a
-// time, so a file of any length passes through bounded memory.
+// or streamed from a CSV file: traversal::RaySource (ray_stream.h), which
+// the engines pull in order, a chunk at a time.
 #pragma once
 
 #include <cstdint>
@@ -12,18 +12,11 @@
 #include "tb/scene/camera_rays.h"
 #include "tb/scene/ray_csv.h"
 #include "tb/scene/scene_ray.h"
+#include "tb/traversal/ray_stream.h"
 
 namespace td::run {
 
-class RaySource {
- public:
-  virtual ~RaySource() = default;
-  // Appends up to `max` rays (the next ones, in order) to `out`; returns how
-  // many (0: no more). May throw scene::SceneError (a bad line of a file).
-  virtual size_t read(std::vector<scene::SceneRay>& out, size_t max) = 0;
-  // The number of rays, when known in advance (0: unknown, e.g. a file).
-  virtual uint64_t count() const = 0;
-};
+using traversal::RaySource;
 
 class PrimaryRaySource final : public RaySource {
  public:

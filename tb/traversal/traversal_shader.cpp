@@ -36,7 +36,7 @@ static_assert(sizeof(RayTraversal) + RayTraversal::spill_bytes() + sizeof(scene:
 }  // namespace
 
 TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, const scene::EncodedBvh& bvh,
-                                 run::RaySource& rays, const TraversalOptions& walk, run::HitSink& sink,
+                                 RaySource& rays, const TraversalOptions& walk, RaySink& sink,
                                  const sim::StatGroup& stats)
     : params_(params),
       bvh_(bvh),
@@ -152,7 +152,7 @@ void TraversalShader::deliver(Wave& wave, uint32_t lane) {
   const RayTraversal& walk = wave.lanes[lane];
   const scene::RayHit hit = walk.hit();
   if (hit.hit) wave.hit_lanes |= uint64_t{1} << lane;
-  sink_.deliver(run::TracedRay{wave.ray_index[lane], wave.rays[lane], hit, walk.counters()});
+  sink_.deliver(TracedRay{wave.ray_index[lane], wave.rays[lane], hit, walk.counters()});
   rays_finished_.add(1);
 }
 

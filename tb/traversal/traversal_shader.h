@@ -48,10 +48,9 @@
 #include "model/td/wave_client.h"
 #include "tb/engines/deferred_checks.h"
 #include "tb/engines/scoreboard.h"
-#include "tb/run/hit_sink.h"
-#include "tb/run/ray_source.h"
 #include "tb/scene/encoded_bvh.h"
 #include "tb/traversal/hit_shading.h"
+#include "tb/traversal/ray_stream.h"
 #include "tb/traversal/ray_traversal.h"
 #include "tb/traversal/walk_arena.h"
 
@@ -79,7 +78,7 @@ class TraversalShader final : public timing::WaveClient {
   // `walk` gives the rays' hit mode and instance mask; the stack's size is
   // params.stack_entries.
   TraversalShader(const ShaderParams& params, uint32_t td_count, const scene::EncodedBvh& bvh,
-                  run::RaySource& rays, const TraversalOptions& walk, run::HitSink& sink, const sim::StatGroup& stats);
+                  RaySource& rays, const TraversalOptions& walk, RaySink& sink, const sim::StatGroup& stats);
 
   bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) override;
   bool wave_completed(uint32_t td_index, WaveResult& result) override;
@@ -202,9 +201,9 @@ class TraversalShader final : public timing::WaveClient {
 
   const ShaderParams params_;
   const scene::EncodedBvh& bvh_;
-  run::RaySource& rays_;
+  RaySource& rays_;
   const TraversalOptions options_;
-  run::HitSink& sink_;
+  RaySink& sink_;
   uint64_t alu_cycles_per_iteration_;
   uint64_t alu_cycles_per_instance_;
   uint64_t issue_cycles_;  // SIMD clocks between two instructions of one wave (1 for wave32, 2 for wave64)
