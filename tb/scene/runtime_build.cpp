@@ -59,12 +59,12 @@ uint32_t exclusive_scan(std::vector<uint32_t>& counts) {
 }
 
 // Host speed: huge pages for the builds' big arrays. Linux takes a page
-// fault on the first touch of every 4 KB page, about 0.5 ms per MB here:
-// a third of a 1 M-leaf build went there. With transparent huge pages in
-// `madvise` mode (Debian's default) a region advised MADV_HUGEPAGE gets
-// 2 MB pages, 512 times fewer faults. Advice only: where the kernel does
-// not take it, nothing but the speed changes. It relies on the storage
-// being fresh (not touched yet), so it takes an empty vector.
+// fault on the first touch of every 4 KB page, a large share of a big
+// build's time (the commit that added this measured it). With transparent
+// huge pages in `madvise` mode (Debian's default) a region advised
+// MADV_HUGEPAGE gets 2 MB pages, 512 times fewer faults. Advice only: where
+// the kernel does not take it, nothing but the speed changes. It relies on
+// the storage being fresh (not touched yet), so it takes an empty vector.
 template <typename T>
 void reserve_on_huge_pages(std::vector<T>& v, size_t count) {
   assert(v.empty() && v.capacity() == 0);

@@ -14,12 +14,10 @@ namespace {
 
 constexpr size_t kRayBatch = 4096;  // rays read from the source at a time
 
-// A walk is last touched thousands of TD ticks before its result returns:
-// each step's reads miss the host's caches. Asking for the walk a few lanes
-// ahead overlaps those misses with the lanes in between. The asks are
-// non-temporal (locality 0): a walk is not touched again for thousands of
-// ticks, and its lines should not push the TDs' state out of the host's
-// second level (pinned pairs at 960x540: 1.04, 16 rounds).
+// Host speed: a walk is last touched thousands of TD ticks before its
+// result returns, so each step's reads miss the host's caches; asking for
+// the walk a few lanes ahead overlaps those misses. Non-temporal (locality
+// 0): its lines should not push the TDs' state out of the host's caches.
 constexpr uint32_t kPrefetchLanes = 4;
 inline void prefetch_walk(const RayTraversal& walk) {
   const char* bytes = reinterpret_cast<const char*>(&walk);

@@ -1,8 +1,8 @@
-// The README's console examples, and those of the answers under docs/,
-// run exactly as printed: each `$ build/tdsim
-// ...` line is run by the shell in a fresh folder laid out like a checkout
+// The console examples of the README and of every page under docs/ (the
+// manual, the answers) run exactly as printed: each `$ build/tdsim ...`
+// line is run by the shell in a fresh folder laid out like a checkout
 // (build/tdsim, configs/, tests/, scripts/, and the two small files the
-// examples name: broken.tdv and one.tdv), and every output line the README
+// examples name: broken.tdv and one.tdv), and every output line the page
 // shows must appear in the real output, in order. A line "..." stands for
 // any number of lines; a line "[exit N]" gives the exit code the example
 // ends with (otherwise 0, 1 for broken.tdv, 2 when it shows an "error:").
