@@ -111,7 +111,7 @@ CLI::App* add_run_command(CLI::App& app, RunCommandOptions& options, const std::
       ->check(unsigned_in(0, 255))
       ->capture_default_str();
   run->add_option("--rays", options.rays, "primary, shadow, ao or diffuse (secondary rays start at the primary hits)")
-      ->check(CLI::IsMember({"primary", "shadow", "ao", "diffuse"}))
+      ->check(CLI::IsMember(run::ray_kind_words()))
       ->capture_default_str();
   run->add_option("--rays-in", options.rays_in, "Trace the rays of a CSV file (header ox,oy,oz,dx,dy,dz,tmax)")
       ->excludes("--rays");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "model/sim/interrupt.h"
 #include "tb/run/hit_sink.h"
@@ -27,8 +28,24 @@ const char* ray_kind_name(RayKind kind) {
   return "?";
 }
 
+namespace {
+
+constexpr RayKind kGeneratedKinds[] = {RayKind::kPrimary, RayKind::kShadow, RayKind::kAmbientOcclusion,
+                                       RayKind::kDiffuse};
+
+}  // namespace
+
+const std::vector<std::string>& ray_kind_words() {
+  static const std::vector<std::string> words = [] {
+    std::vector<std::string> out;
+    for (RayKind kind : kGeneratedKinds) out.emplace_back(ray_kind_name(kind));
+    return out;
+  }();
+  return words;
+}
+
 std::optional<RayKind> parse_ray_kind(const std::string& word) {
-  for (RayKind kind : {RayKind::kPrimary, RayKind::kShadow, RayKind::kAmbientOcclusion, RayKind::kDiffuse})
+  for (RayKind kind : kGeneratedKinds)
     if (word == ray_kind_name(kind)) return kind;
   return std::nullopt;
 }
@@ -115,6 +132,8 @@ Aabb scene_bounds(const scene::Scene& scene) {
 }  // namespace
 
 Workload make_workload(const WorkloadSpec& spec, const traversal::TraversalOptions& traversal_options) {
+  if (spec.rays != RayKind::kFile && (spec.width == 0 || spec.height == 0))
+    throw std::invalid_argument("workload: the camera frame needs a width and a height");
   Workload workload;
   const bool is_basic = spec.scene == kBasicSceneName;
   const bool is_level = spec.scene == kLevelSceneName;

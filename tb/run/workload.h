@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tb/run/ray_source.h"
 #include "tb/scene/bvh_options.h"
@@ -23,7 +24,9 @@ namespace td::run {
 enum class RayKind { kPrimary, kShadow, kAmbientOcclusion, kDiffuse, kFile };
 
 const char* ray_kind_name(RayKind kind);
-// "primary", "shadow", "ao", "diffuse"; nullopt otherwise.
+// The words --rays takes, in order: "primary", "shadow", "ao", "diffuse".
+const std::vector<std::string>& ray_kind_words();
+// One of ray_kind_words(); nullopt otherwise.
 std::optional<RayKind> parse_ray_kind(const std::string& word);
 
 // The built-in scenes `--scene` names besides a file: `level` (the
@@ -40,7 +43,7 @@ struct WorkloadSpec {
   bool flatten = false;
   RayKind rays = RayKind::kPrimary;
   std::string rays_file;           // RayKind::kFile
-  uint32_t width = 1920, height = 1080;  // the camera frame (primary rays and the hits secondary rays start from)
+  uint32_t width = 0, height = 0;  // the camera frame (primary rays and the hits secondary rays start from): the caller's
   uint32_t ao_rays_per_hit = 4;
   uint64_t seed = 1;
   scene::BvhOptions bvh;
