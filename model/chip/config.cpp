@@ -467,7 +467,7 @@ const Section<TdConfig>& td_section() {
       whole("triangle_latency_cycles", &TdConfig::triangle_latency_cycles, kLatency),
       whole("sort_latency_cycles", &TdConfig::sort_latency_cycles, kLatency),
       whole("return_latency_cycles", &TdConfig::return_latency_cycles, {0, 100000}),
-      word("datapath", &TdConfig::datapath, {"cpp", "rtl"}),
+      word("datapath", &TdConfig::datapath, datapath_words()),
   }, [](const ConfigReader& r, const SectionNodes& nodes, const TdConfig& c) {
         if (const DatapathMismatch m = datapath_mismatch(c); m.key)
           r.fail(nodes.mark_of(m.key), join_path(nodes.path, m.key), m.message);
@@ -793,8 +793,13 @@ Config load_config(const std::string& path, const std::vector<Override>& overrid
   return parse_config(text, path, overrides);
 }
 
+const std::vector<std::string>& datapath_words() {
+  static const std::vector<std::string> words = {"cpp", "rtl"};
+  return words;
+}
+
 Config with_datapath(Config config, const std::string& datapath) {
-  const std::vector<std::string> names = {"cpp", "rtl"};
+  const std::vector<std::string>& names = datapath_words();
   if (std::find(names.begin(), names.end(), datapath) == names.end())
     throw ConfigError(config.source, "td.datapath",
                       fmt::format("must be one of {} (got {})", fmt::join(names, ", "), quote(datapath)));

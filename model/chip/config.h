@@ -216,6 +216,9 @@ Config parse_config(std::string_view yaml_text, const std::string& source_name,
 // and the first key that does not fit it, e.g.
 //   configs/small.yaml: td.box_latency_cycles: must be 8 with td.datapath: rtl, ...
 Config with_datapath(Config config, const std::string& datapath);
+// The words td.datapath takes (model/chip/datapaths.h has an implementation
+// for each this build has): "cpp", "rtl".
+const std::vector<std::string>& datapath_words();
 
 // The effective configuration as YAML (same keys), echoed in reports.
 std::string to_yaml(const Config& config);

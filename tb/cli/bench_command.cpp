@@ -26,7 +26,7 @@ CLI::App* add_bench_command(CLI::App& app, BenchCommandOptions& options, const s
   bench_cmd->add_option("--datapath", options.datapath,
                         "The TD's datapaths: cpp (the reference's maths) or rtl (the Verilated units); default: "
                         "the config's td.datapath")
-      ->check(CLI::IsMember({"cpp", "rtl"}));
+      ->check(CLI::IsMember(cfg::datapath_words()));
   bench_cmd->add_option("--paths", options.paths,
                         "Paths to time, comma-separated (default: all): " +
                             fmt::format("{}", fmt::join(speed_path_names(), ", ")));
