@@ -262,9 +262,7 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
     report.timing = run::timing_figures(stats, config, engine->cycles());
     report.occupancy = cfg::shader_occupancy(config.shader);
     report.vgprs = config.shader.vgprs;
-    report.hit_attribute_loads = config.shader.hit_attribute_loads;
-    report.hit_texture_loads = config.shader.hit_texture_loads;
-    report.hit_alu_instructions = config.shader.hit_alu_instructions;
+    report.shading = setup.shader.shading;  // as the shader had it
   }
   std::cout << run::format_run_report(report);
   if (timed)

@@ -71,11 +71,11 @@ std::string format_run_report(const RunReport& r) {
     out += o.overridden ? fmt::format("  occupancy       {:>12}  waves per SIMD (shader.waves_per_simd)\n", o.waves_per_simd)
                         : fmt::format("  occupancy       {:>12}  waves per SIMD ({} VGPRs allow {}, the stacks' LDS {})\n",
                                       o.waves_per_simd, r.vgprs, o.by_vgprs, o.by_lds);
-    if (r.hit_shading())
+    if (r.shading.on())
       out += fmt::format("  closest hit     {:>12}  loads per lane that hit ({} vertex attributes, {} texture blocks), then "
                          "{} ALU instructions\n",
-                         r.hit_attribute_loads + r.hit_texture_loads, r.hit_attribute_loads, r.hit_texture_loads,
-                         r.hit_alu_instructions);
+                         r.shading.attribute_loads + r.shading.texture_loads, r.shading.attribute_loads,
+                         r.shading.texture_loads, r.shading.alu_instructions);
     out += "  TD stalls (share of TD-cycles; one cycle may count under several causes):";
     for (const auto& [cause, share] : t.stalls) out += fmt::format(" {} {};", cause, percent(share));
     out += "\n  caches:          hit rate        bytes   MSHR-full refusals\n";
@@ -88,7 +88,7 @@ std::string format_run_report(const RunReport& r) {
       std::string what;
       for (const auto& [used, name] : {std::pair{r.scene_report.has_value(), "instance nodes"},
                                        std::pair{r.parent_pointers, "parent links"},
-                                       std::pair{r.hit_shading(), "closest-hit shading"}})
+                                       std::pair{r.shading.on(), "closest-hit shading"}})
         if (used) what += (what.empty() ? "" : ", ") + std::string(name);
       out += fmt::format("  vector loads ({}): {} lanes, {} bytes; hit rate", what, t.load_lanes, t.load_bytes);
       for (const LevelFigures& level : t.load_levels)

@@ -17,6 +17,7 @@
 #include "tb/report/headline.h"
 #include "tb/scene/bvh_report.h"
 #include "tb/traversal/functional_trace.h"
+#include "tb/traversal/hit_shading.h"
 
 namespace td::run {
 
@@ -45,9 +46,7 @@ struct RunReport {
   bool parent_pointers = false;  // the walks' overflow: parent pointers (else restarts)
   cfg::Occupancy occupancy;   // timed: the waves per SIMD the shader ran at, and why
   uint32_t vgprs = 0;         // timed: the shader's VGPRs per lane
-  // Timed: the closest-hit shading per lane that hit (tb/traversal/hit_shading.h).
-  uint32_t hit_attribute_loads = 0, hit_texture_loads = 0, hit_alu_instructions = 0;
-  bool hit_shading() const { return hit_attribute_loads + hit_texture_loads + hit_alu_instructions > 0; }
+  traversal::HitShading shading;  // timed: what the shader did per lane that hit (off: none)
 };
 
 std::string format_run_report(const RunReport& report);
