@@ -20,7 +20,7 @@ bool Chip::ClientTap::wave_completed(uint32_t td_index, WaveResult& result) {
   chip_.end_cycle_ = std::max(chip_.end_cycle_, complete_cycle + 1);
   // A returned result may let the client issue more (a traversal shader's
   // next step): the TDs it may concern that wait for work ask again.
-  if (client_.wake_on_result() == WakeOnResult::kSameTd) {
+  if (client_.work_source() == WorkSource::kPerTd) {
     timing::Td* t = chip_.tds_[td_index];
     if (t->waiting_for_work()) t->wake();
     return true;

@@ -124,7 +124,7 @@ class Chip : public sc_core::sc_module {
     }
     bool wave_completed(uint32_t td_index, WaveResult& result) override;
     bool issues_loads() const override { return client_.issues_loads(); }
-    WakeOnResult wake_on_result() const override { return client_.wake_on_result(); }
+    WorkSource work_source() const override { return client_.work_source(); }
     void process_returned(uint32_t td_index) override { client_.process_returned(td_index); }
 
    private:

@@ -252,6 +252,8 @@ struct Field {
   std::function<void(const ConfigReader&, const Value& value, const std::string& path, S& out)> read;
   // Appends "key: value" lines (or a nested block) at `indent` spaces.
   std::function<void(std::string& out, int indent, const S& in)> write;
+  // Appends what the key takes (a group: each of its keys) under `path`.
+  std::function<void(const std::string& path, std::vector<KeyInfo>& out)> describe;
 };
 
 template <class S>
@@ -285,6 +287,14 @@ void write_line(std::string& out, int indent, const char* key, const std::string
 }
 
 // One of a few words (an enumeration): "must be one of normal, high (got 'x')".
+KeyInfo key_info(const std::string& path, KeyInfo::Kind kind, std::string range) {
+  KeyInfo info;
+  info.path = path;
+  info.kind = kind;
+  info.range = std::move(range);
+  return info;
+}
+
 template <class S>
 Field<S> word(const char* key, std::string S::*member, std::vector<std::string> allowed) {
   return {key,
@@ -295,7 +305,12 @@ Field<S> word(const char* key, std::string S::*member, std::vector<std::string> 
                      fmt::format("must be one of {} (got {})", fmt::join(allowed, ", "), quote(text)));
             out.*member = text;
           },
-          [key, member](std::string& out, int indent, const S& in) { write_line(out, indent, key, in.*member); }};
+          [key, member](std::string& out, int indent, const S& in) { write_line(out, indent, key, in.*member); },
+          [key, allowed](const std::string& path, std::vector<KeyInfo>& out) {
+            KeyInfo info = key_info(join_path(path, key), KeyInfo::Kind::kWord, fmt::format("{}", fmt::join(allowed, " | ")));
+            info.words = allowed;
+            out.push_back(std::move(info));
+          }};
 }
 
 template <class S>
@@ -306,6 +321,10 @@ Field<S> text(const char* key, std::string S::*member) {
           },
           [key, member](std::string& out, int indent, const S& in) {
             write_line(out, indent, key, yaml_quoted(in.*member));
+          },
+          [key](const std::string& path, std::vector<KeyInfo>& out) {
+            out.push_back(key_info(join_path(path, key), KeyInfo::Kind::kText,
+                                   fmt::format("non-empty string, <= {} bytes, no control characters", kMaxNameBytes)));
           }};
 }
 
@@ -315,14 +334,31 @@ struct UnsignedRange {
   bool power_of_two = false;
 };
 
+// `note`: what the section's check adds to the range ("<= wgps"), or, when
+// `replaces` is set, the whole of what the key takes ("32 or 64").
+struct RangeNote {
+  const char* text = nullptr;
+  bool replaces = false;
+};
+
 template <class S>
-Field<S> whole(const char* key, uint32_t S::*member, UnsignedRange range) {
+Field<S> whole(const char* key, uint32_t S::*member, UnsignedRange range, RangeNote note = {}) {
   return {key,
           [key, member, range](const ConfigReader& r, const Value& v, const std::string& path, S& out) {
             out.*member = r.read_unsigned(v, join_path(path, key), range.min, range.max, range.power_of_two);
           },
           [key, member](std::string& out, int indent, const S& in) {
             write_line(out, indent, key, fmt::format("{}", in.*member));
+          },
+          [key, range, note](const std::string& path, std::vector<KeyInfo>& out) {
+            std::string text = fmt::format("{}..{}", range.min, range.max);
+            if (range.power_of_two) text += ", power of two";
+            if (note.text) text = note.replaces ? std::string(note.text) : text + ", " + note.text;
+            KeyInfo info = key_info(join_path(path, key), KeyInfo::Kind::kWhole, text);
+            info.min = static_cast<double>(range.min);
+            info.max = static_cast<double>(range.max);
+            info.power_of_two = range.power_of_two;
+            out.push_back(std::move(info));
           }};
 }
 
@@ -340,6 +376,13 @@ Field<S> number(const char* key, double S::*member, NumberRange range) {
           [key, member](std::string& out, int indent, const S& in) {
             // Shortest representation that reads back to the same double.
             write_line(out, indent, key, fmt::format("{}", in.*member));
+          },
+          [key, range](const std::string& path, std::vector<KeyInfo>& out) {
+            KeyInfo info = key_info(join_path(path, key), KeyInfo::Kind::kNumber,
+                                    fmt::format("{}..{}", range.min, range.max));
+            info.min = range.min;
+            info.max = range.max;
+            out.push_back(std::move(info));
           }};
 }
 
@@ -360,6 +403,9 @@ Field<S> group(const char* key, T S::*member, const Section<T>& nested) {
             out.append(static_cast<size_t>(indent), ' ');
             out += fmt::format("{}:\n", key);
             write_section(out, indent + 2, *table, in.*member);
+          },
+          [key, table](const std::string& path, std::vector<KeyInfo>& out) {
+            for (const Field<T>& f : table->fields) f.describe(join_path(path, key), out);
           }};
 }
 
@@ -406,7 +452,7 @@ void write_section(std::string& out, int indent, const Section<S>& section, cons
   for (const Field<S>& f : section.fields) f.write(out, indent, in);
 }
 
-// Ranges (keep config.h's comment and the shipped configs' comments in step).
+// Ranges (the shipped configs' comments repeat each: ConfigShipped checks them).
 constexpr UnsignedRange kQueue{1, 4096};
 constexpr UnsignedRange kLatency{1, 100000};
 
@@ -417,7 +463,7 @@ const Section<ChipConfig>& chip_section() {
           number("clock_mhz", &ChipConfig::clock_mhz, {0.001, 10000}),
           whole("wgps", &ChipConfig::wgps, {1, 256}),
           whole("tds_per_wgp", &ChipConfig::tds_per_wgp, {1, 8}),
-          whole("shader_arrays", &ChipConfig::shader_arrays, {1, 64}),
+          whole("shader_arrays", &ChipConfig::shader_arrays, {1, 64}, {"<= wgps"}),
       },
       [](const ConfigReader& r, const SectionNodes& nodes, const ChipConfig& c) {
         if (c.shader_arrays > c.wgps) {
@@ -478,7 +524,7 @@ const Section<TdConfig>& td_section() {
 const Section<CacheConfig>& cache_section() {
   static const Section<CacheConfig> section{
       {
-          whole("size_kib", &CacheConfig::size_kib, {1, 1048576}),
+          whole("size_kib", &CacheConfig::size_kib, {1, 1048576}, {"whole power-of-two sets"}),
           whole("ways", &CacheConfig::ways, {1, 4096}),
           whole("line_bytes", &CacheConfig::line_bytes, {16, 4096, true}),
           whole("hit_latency_cycles", &CacheConfig::hit_latency_cycles, kLatency),
@@ -524,7 +570,7 @@ const Section<DramConfig>& dram_section() {
 const Section<ShaderConfig>& shader_section() {
   static const Section<ShaderConfig> section{
       {
-          whole("lanes_per_wave", &ShaderConfig::lanes_per_wave, {32, 64}),
+          whole("lanes_per_wave", &ShaderConfig::lanes_per_wave, {32, 64}, {"32 or 64", true}),
           whole("simds_per_td", &ShaderConfig::simds_per_td, {1, 4}),
           whole("waves_per_simd", &ShaderConfig::waves_per_simd, {0, 32}),
           whole("vgprs", &ShaderConfig::vgprs, {1, 256}),
@@ -791,6 +837,15 @@ Config load_config(const std::string& path, const std::vector<Override>& overrid
   }
   if (in.bad()) throw ConfigError(path, "", "cannot open");
   return parse_config(text, path, overrides);
+}
+
+const std::vector<KeyInfo>& keys() {
+  static const std::vector<KeyInfo> list = [] {
+    std::vector<KeyInfo> out;
+    for (const Field<Config>& f : config_section().fields) f.describe("", out);
+    return out;
+  }();
+  return list;
 }
 
 const std::vector<std::string>& datapath_words() {

@@ -17,53 +17,13 @@
 // where there is none (`configs/x.yaml: cannot open`, an empty file).
 // file() is the bare file name, key() the bare key path ("" if none).
 //
-// Keys and accepted ranges (the table in config.cpp is the authority; the
-// shipped configs repeat each range next to its key):
-//   chip.name                      non-empty string, <= 200 bytes, no control characters
-//   chip.clock_mhz                 0.001 .. 10000 (keeps period_ps() in range)
-//   chip.wgps                      1 .. 256
-//   chip.tds_per_wgp               1 .. 8
-//   chip.shader_arrays             1 .. 64, and <= chip.wgps
-//   td.*_depth, td.*_entries       1 .. 4096
-//   td.*_latency_cycles            1 .. 100000 (return_latency_cycles 0 .. 100000)
-//   td.datapath                    cpp | rtl; rtl needs the RTL's own box, triangle
-//                                  and sort latencies (8, 16, 2) and a build with TDSIM_RTL
-//   <cache>.size_kib               1 .. 1048576, and size_kib*1024 / (ways*line_bytes)
-//                                  a whole power-of-two number of sets
-//   <cache>.ways                   1 .. 4096
-//   <cache>.line_bytes             power of two, 16 .. 4096
-//   <cache>.hit_latency_cycles     1 .. 100000
-//   <cache>.mshrs                  1 .. 4096
-//   <cache>.bytes_per_clock        1 .. 4096
-//     (<cache> = l0, l1, l2.slice)
-//   l2.slices                      1 .. 256
-//   dram.channels                  1 .. 1024
-//   dram.interleave_bytes          power of two, 16 .. 1048576
-//   dram.bandwidth_gb_per_s        0.001 .. 100000
-//   dram.latency_ns                0 .. 1000000
-//   shader.lanes_per_wave          32 or 64
-//   shader.simds_per_td            1 .. 4
-//   shader.waves_per_simd          0 .. 32 (0: as shader_occupancy() derives it)
-//   shader.vgprs                   1 .. 256
-//   shader.stack_entries           1 .. 64
-//   shader.overflow                parent_pointers | restart
-//   shader.alu_instructions_per_iteration  0 .. 100000
-//   shader.alu_instructions_per_instance   0 .. 100000
-//   shader.lds_latency_cycles      0 .. 100000
-//   shader.hit_attribute_loads     0 .. 3
-//   shader.hit_texture_loads       0 .. 16
-//   shader.hit_texture_kib         1 .. 1048576
-//   shader.hit_alu_instructions    0 .. 100000
-//   bvh.quality                    normal | high
-//   bvh.blas_builder               sah | lbvh | ploc
-//   bvh.tlas_builder               sah | lbvh | ploc
-//   bvh.ploc_radius                1 .. 64
-//   bvh.tapu                       off | scene | 4 | 16
-//   bvh.fp16                       none | leaf | mixed | all
-//   bvh.fp16_threshold             -1 .. 1000 (mixed; negative: FP32 boxes only)
-//   bvh.pack                       single | pairs | strips
-//   bvh.max_leaf_size              1 .. 4
-//   bvh.split_budget               0 .. 4
+// Keys and the values each takes: one table in config.cpp, which reads,
+// checks and writes them and lists them (keys(), below); the shipped
+// configs repeat each key's range in its comment, and a test holds them to
+// the table. A few checks span keys: chip.shader_arrays <= chip.wgps, a
+// cache's size a whole power-of-two number of sets, the MSHRs and lines
+// the largest request of each level needs, and td.datapath: rtl (the RTL's
+// own latencies and a build with TDSIM_RTL).
 // Integers are plain decimal (no sign, no quotes); numbers are plain decimal
 // or exponent notation, finite.
 // Every key may take any value of its range, but keys multiply: a chip whose
@@ -219,6 +179,21 @@ Config with_datapath(Config config, const std::string& datapath);
 // The words td.datapath takes (model/chip/datapaths.h has an implementation
 // for each this build has): "cpp", "rtl".
 const std::vector<std::string>& datapath_words();
+
+// One key as the table declares it, in the table's order: every leaf key
+// of the file (chip.name, td.box_latency_cycles, l2.slice.mshrs, ...).
+struct KeyInfo {
+  enum class Kind { kText, kWord, kWhole, kNumber };
+  std::string path;                // "td.box_latency_cycles"
+  Kind kind = Kind::kWhole;
+  // What it takes, as the shipped configs' comments give it: "1..4096",
+  // "16..4096, power of two", "cpp | rtl", "1..64, <= wgps", "32 or 64".
+  std::string range;
+  double min = 0, max = 0;         // kWhole and kNumber: the ends
+  bool power_of_two = false;       // kWhole
+  std::vector<std::string> words;  // kWord
+};
+const std::vector<KeyInfo>& keys();
 
 // The effective configuration as YAML (same keys), echoed in reports.
 std::string to_yaml(const Config& config);

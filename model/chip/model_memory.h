@@ -7,8 +7,7 @@
 // share, rather than let a run end in std::bad_alloc.
 //
 // Counted at their most: an instruction slot as holding a wave64
-// instruction with its lanes' inputs, routes, rays and results, a pipeline register per
-// clock of latency. Not counted: caches above mem::Cache::kDenseTagLines
+// instruction with its lanes' inputs, routes, rays and results. Not counted: caches above mem::Cache::kDenseTagLines
 // lines, which hold only the lines a run touches (memory in proportion to
 // the workload, not the cache), and the workload itself (the node memory,
 // the wave client's queues). No SystemC.
@@ -46,9 +45,9 @@ constexpr uint64_t kCacheBaseBytes = 4 * 1024;
 constexpr uint64_t kShaderLaneBytes = 1024;
 
 struct MemoryShare {
-  std::string key;   // the configuration key it grows with ("td.box_latency_cycles")
+  std::string key;   // the configuration key it grows with ("td.instruction_queue_depth")
   uint64_t bytes = 0;
-  std::string what;  // "2048 TDs x 100001 pipeline registers x 56 B"
+  std::string what;  // "2048 TDs x 1024 instruction slots (...) x 9400 B"
 };
 
 struct MemoryEstimate {
@@ -100,12 +99,8 @@ inline MemoryEstimate estimate_model_memory(const cfg::Config& c) {
   // (A ring entry per lane, and room for as many waiting for their fill.)
   add("td.return_buffer_entries", tds, c.td.return_buffer_entries,
       sizeof(timing::LandedLane) + sizeof(timing::FetchedLane), per_td, "return-buffer entries");
-  add("td.box_latency_cycles", tds, uint64_t{c.td.box_latency_cycles} + 1, reg(sizeof(timing::BoxTested)), per_td,
-      "box pipeline registers");
-  add("td.sort_latency_cycles", tds, uint64_t{c.td.sort_latency_cycles} + 1, reg(sizeof(timing::LaneDone)), per_td,
-      "sort pipeline registers");
-  add("td.triangle_latency_cycles", tds, uint64_t{c.td.triangle_latency_cycles} + 1, reg(sizeof(timing::LaneDone)),
-      per_td, "triangle pipeline registers");
+  // (The datapaths hold no lane per clock of latency: a C++ datapath hands
+  // each result over as its lane enters, and the RTL's depths are fixed.)
   // Caches: MSHRs, and the tag array when it is kept whole.
   const auto cache = [&](const std::string& path, const cfg::CacheConfig& cc, uint64_t count,
                          const std::string& count_what) {

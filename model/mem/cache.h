@@ -30,13 +30,15 @@
 
 namespace td::mem {
 
+// No defaults of their own (a configuration's cache section gives them:
+// model/chip/model_params.h); the Cache refuses a geometry it cannot be.
 struct CacheGeometry {
-  uint64_t size_bytes = 16 * 1024;
-  uint32_t ways = 4;
-  uint32_t line_bytes = 128;  // power of two
-  uint32_t hit_latency_cycles = 1;
-  uint32_t mshrs = 16;           // lines in flight to the next level
-  uint32_t bytes_per_clock = 64;  // port bandwidth toward the requester
+  uint64_t size_bytes = 0;
+  uint32_t ways = 0;
+  uint32_t line_bytes = 0;          // power of two
+  uint32_t hit_latency_cycles = 0;
+  uint32_t mshrs = 0;               // lines in flight to the next level
+  uint32_t bytes_per_clock = 0;     // port bandwidth toward the requester
 };
 
 class Cache final : public MemLevel, public MemClient, public EventTarget {

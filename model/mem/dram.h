@@ -14,11 +14,13 @@
 
 namespace td::mem {
 
+// No defaults of their own (model/chip/model_params.h makes them from a
+// configuration's dram section); Dram refuses timing it cannot be.
 struct DramTiming {
-  uint32_t channels = 16;
-  uint32_t interleave_bytes = 256;
-  double bytes_per_clock_per_channel = 16.0;  // may be fractional (GB/s / clock)
-  uint32_t latency_cycles = 400;
+  uint32_t channels = 0;
+  uint32_t interleave_bytes = 0;
+  double bytes_per_clock_per_channel = 0;  // may be fractional (GB/s / clock)
+  uint32_t latency_cycles = 0;
 };
 
 class Dram final : public MemLevel {

@@ -1,10 +1,9 @@
 // clocked_datapath.h — a Verilated pipeline behind the Datapath interface.
 //
 // The unit has no stall input: a lane that goes in at the clock edge of
-// cycle c comes out after the edge of cycle c + latency - 1, visible to the
-// next stage from cycle c + latency, as the C++ datapath's results are. So
-// the stage takes a lane only if every lane inside and every result waiting
-// fits its output channel (can_accept), and a result always has room.
+// cycle c comes out after the edge of cycle c + latency - 1 and is handed
+// to the next stage for cycle c + latency, as the C++ datapath's results
+// are (the next stages take a lane a clock, so nothing waits for room).
 //
 // Clock edges are evaluated lazily: accept() drives the ports for the edge
 // of its cycle, and clock_until(c) evaluates the edges of every cycle before
@@ -25,7 +24,6 @@
 
 #include "model/rtl/rtl_trace.h"
 #include "model/rtl/verilated_unit.h"
-#include "model/sim/channel.h"
 #include "model/td/datapath.h"
 
 namespace td::rtl {
@@ -38,7 +36,7 @@ template <typename In, typename Out, typename Ports>
 class ClockedDatapath final : public timing::Datapath<In, Out> {
  public:
   // `scope`: the stage's hierarchical name, the unit's in traces.
-  ClockedDatapath(sim::Channel<Out>& out, uint32_t latency, const std::string& scope)
+  ClockedDatapath(timing::LaneSink<Out>& out, uint32_t latency, const std::string& scope)
       : out_(out), latency_(latency), unit_(scope) {
     const uint32_t measured = unit_.measure_latency();
     if (measured != latency)
@@ -46,7 +44,6 @@ class ClockedDatapath final : public timing::Datapath<In, Out> {
                                          scope, measured, latency));
   }
 
-  bool can_accept() const override { return inside_.size() + out_.size() < out_.depth(); }
   void accept(const In& in, uint64_t cycle) override {
     clock_until(cycle);
     typename Ports::Model& io = unit_.io();
@@ -83,7 +80,7 @@ class ClockedDatapath final : public timing::Datapath<In, Out> {
     typename Ports::Model& io = unit_.io();
     io.in_valid_i = 0;
     if (io.out_valid_o) {
-      out_.push_visible_at(Ports::read(io, inside_.front().side), cycle + 1);
+      out_.deliver(Ports::read(io, inside_.front().side), cycle + 1);
       inside_.pop_front();
     }
   }
@@ -92,7 +89,7 @@ class ClockedDatapath final : public timing::Datapath<In, Out> {
     typename Ports::Side side;
     uint64_t accept_cycle;
   };
-  sim::Channel<Out>& out_;
+  timing::LaneSink<Out>& out_;
   uint32_t latency_;
   VerilatedUnit<typename Ports::Model> unit_;
   std::deque<Inside> inside_;

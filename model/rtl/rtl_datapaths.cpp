@@ -57,17 +57,17 @@ struct TrianglePorts {
 
 }  // namespace
 
-std::unique_ptr<timing::BoxDatapath> make_box_datapath(sim::Channel<BoxTested>& out, uint32_t latency,
+std::unique_ptr<timing::BoxDatapath> make_box_datapath(timing::LaneSink<BoxTested>& out, uint32_t latency,
                                                        const std::string& scope) {
   return std::make_unique<ClockedDatapath<NodeLane, BoxTested, BoxPorts>>(out, latency, scope);
 }
 
-std::unique_ptr<timing::SortDatapath> make_sort_datapath(sim::Channel<LaneDone>& out, uint32_t latency,
+std::unique_ptr<timing::SortDatapath> make_sort_datapath(timing::LaneSink<LaneDone>& out, uint32_t latency,
                                                          const std::string& scope) {
   return std::make_unique<ClockedDatapath<SortLane, LaneDone, SortPorts>>(out, latency, scope);
 }
 
-std::unique_ptr<timing::TriangleDatapath> make_triangle_datapath(sim::Channel<LaneDone>& out, uint32_t latency,
+std::unique_ptr<timing::TriangleDatapath> make_triangle_datapath(timing::LaneSink<LaneDone>& out, uint32_t latency,
                                                                  const std::string& scope) {
   return std::make_unique<ClockedDatapath<NodeLane, LaneDone, TrianglePorts>>(out, latency, scope);
 }

@@ -15,11 +15,11 @@ namespace td::rtl {
 // Each throws std::logic_error if the unit's measured latency is not
 // `latency` (the configuration refuses that first: td.*_latency_cycles).
 // `scope`: the stage's hierarchical name, the unit's scope in traces.
-std::unique_ptr<timing::BoxDatapath> make_box_datapath(sim::Channel<timing::BoxTested>& out, uint32_t latency,
+std::unique_ptr<timing::BoxDatapath> make_box_datapath(timing::LaneSink<timing::BoxTested>& out, uint32_t latency,
                                                        const std::string& scope);
-std::unique_ptr<timing::SortDatapath> make_sort_datapath(sim::Channel<timing::LaneDone>& out, uint32_t latency,
+std::unique_ptr<timing::SortDatapath> make_sort_datapath(timing::LaneSink<timing::LaneDone>& out, uint32_t latency,
                                                          const std::string& scope);
-std::unique_ptr<timing::TriangleDatapath> make_triangle_datapath(sim::Channel<timing::LaneDone>& out,
+std::unique_ptr<timing::TriangleDatapath> make_triangle_datapath(timing::LaneSink<timing::LaneDone>& out,
                                                                  uint32_t latency, const std::string& scope);
 
 }  // namespace td::rtl

@@ -8,17 +8,16 @@ namespace td::timing {
 
 const DatapathFactory& cpp_datapaths() {
   static const DatapathFactory factory{
-      "cpp", "the golden reference's maths; the output channel's delay is the pipeline",
-      [](sim::Channel<BoxTested>& out, uint32_t, const std::string&) -> std::unique_ptr<BoxDatapath> {
-        return std::make_unique<CppDatapath<NodeLane, BoxTested, box_datapath_cpp>>(out);
+      "cpp", "the golden reference's maths, each result handed over as its lane enters, stamped with its latency",
+      [](LaneSink<BoxTested>& out, uint32_t latency, const std::string&) -> std::unique_ptr<BoxDatapath> {
+        return std::make_unique<CppDatapath<NodeLane, BoxTested, box_datapath_cpp>>(out, latency);
       },
-      [](sim::Channel<LaneDone>& out, uint32_t, const std::string&) -> std::unique_ptr<SortDatapath> {
-        return std::make_unique<CppDatapath<SortLane, LaneDone, sort_datapath_cpp>>(out);
+      [](LaneSink<LaneDone>& out, uint32_t latency, const std::string&) -> std::unique_ptr<SortDatapath> {
+        return std::make_unique<CppDatapath<SortLane, LaneDone, sort_datapath_cpp>>(out, latency);
       },
-      [](sim::Channel<LaneDone>& out, uint32_t, const std::string&) -> std::unique_ptr<TriangleDatapath> {
-        return std::make_unique<CppDatapath<NodeLane, LaneDone, triangle_datapath_cpp>>(out);
-      },
-      /*results_known_at_entry=*/true};
+      [](LaneSink<LaneDone>& out, uint32_t latency, const std::string&) -> std::unique_ptr<TriangleDatapath> {
+        return std::make_unique<CppDatapath<NodeLane, LaneDone, triangle_datapath_cpp>>(out, latency);
+      }};
   return factory;
 }
 

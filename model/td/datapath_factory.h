@@ -4,10 +4,9 @@
 // registers them by name, as the configuration's td.datapath chooses
 // (Ramulator2's pattern): `cpp`, the golden reference's maths
 // (cpp_datapaths() below), and, in a build with TDSIM_RTL, `rtl`, the
-// Verilated units of rtl/ (model/rtl/). Each factory fills the output
-// channel its stage owns; `latency` is the configured pipeline depth;
-// `scope` the stage's hierarchical name (a Verilated unit's scope in
-// traces).
+// Verilated units of rtl/ (model/rtl/). Each maker is given where its
+// results go (`out`), the configured pipeline depth (`latency`) and the
+// stage's hierarchical name (`scope`: a Verilated unit's scope in traces).
 #pragma once
 
 #include <functional>
@@ -15,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "model/sim/channel.h"
 #include "model/td/datapath.h"
 #include "model/td/td_types.h"
 
@@ -29,17 +27,13 @@ struct DatapathFactory {
   std::string name;
   std::string description;  // one line
   template <typename D, typename Out>
-  using Make = std::function<std::unique_ptr<D>(sim::Channel<Out>& out, uint32_t latency, const std::string& scope)>;
+  using Make = std::function<std::unique_ptr<D>(LaneSink<Out>& out, uint32_t latency, const std::string& scope)>;
   Make<BoxDatapath, BoxTested> box;
   Make<SortDatapath, LaneDone> sort;
   Make<TriangleDatapath, LaneDone> triangle;
-  // A lane's result is known as it enters (it depends only on the lane's
-  // ray, node bytes and descriptor, as the C++ maths computes it): the TD
-  // may write results ahead (td.h). False for clocked units (rtl).
-  bool results_known_at_entry = false;
 };
 
-// `cpp`: the golden reference's maths; the output channel's delay is the pipeline.
+// `cpp`: the golden reference's maths, each result handed over at entry (CppDatapath).
 const DatapathFactory& cpp_datapaths();
 
 }  // namespace td::timing

@@ -21,6 +21,13 @@ struct Td::TraceIds {
   sim::VcdWriter::SignalId port_valid, port_box, port_lane, port_type, port_wave;
 };
 
+namespace {
+const DatapathFactory& datapaths_of(const TdParams& params) {
+  if (!params.datapaths) throw std::logic_error("TdParams: no datapath implementation (datapaths)");
+  return *params.datapaths;
+}
+}  // namespace
+
 Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem::MemLevel& l1,
        mem::EventSink* events, const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats)
     : sc_module(name),
@@ -37,21 +44,12 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       sequencer_("lane_sequencer", waves_, fetch_queue_, no_fetch_, stats_),
       node_fetch_("node_fetch", params.return_buffer_entries, fetch_queue_, l0_, stats_,
                   [this](uint64_t cycle) { *due_cycle_ = std::min(*due_cycle_, cycle); }),
-      write_back_("write_back", index, params.return_latency_cycles, waves_, sort_out_, tri_out_, no_fetch_, load_out_,
-                  client, stats_),
-      box_out_(BoxStage::output_channel(params.box_latency_cycles)),
-      sort_out_(SortStage::output_channel(params.sort_latency_cycles)),
-      tri_out_(TriStage::output_channel(params.triangle_latency_cycles)),
-      load_out_(2, kLoadPortCycles),
-      box_stage_("box_stage", params.box_latency_cycles, box_out_, params.datapaths->box),
-      sort_stage_("sort_stage", params.sort_latency_cycles, box_out_, sort_out_, waves_,
-                  params.datapaths->sort),
-      tri_stage_("tri_stage", params.triangle_latency_cycles, tri_out_, params.datapaths->triangle) {
+      write_back_("write_back", index, params.return_latency_cycles, waves_, no_fetch_, client, stats_),
+      sort_stage_("sort_stage", params.sort_latency_cycles, write_back_.sort_port(), waves_, datapaths_of(params).sort),
+      box_stage_("box_stage", params.box_latency_cycles, sort_stage_, datapaths_of(params).box),
+      tri_stage_("tri_stage", params.triangle_latency_cycles, write_back_.tri_port(), datapaths_of(params).triangle) {
   clocked_datapaths_ = box_stage_.clocked() || sort_stage_.clocked() || tri_stage_.clocked();
-  write_ahead_ = params.datapaths->results_known_at_entry;
   counts_loads_ = client.issues_loads();
-  box_to_write_cycles_ = params.box_latency_cycles + params.sort_latency_cycles;
-  tri_to_write_cycles_ = params.triangle_latency_cycles;
 }
 
 Td::~Td() = default;
@@ -67,7 +65,7 @@ void Td::reset() {
   waves_.clear();
   fetch_queue_.clear();
   no_fetch_.clear();
-  load_out_.clear();
+  write_back_.reset();
   sequencer_.reset();
   node_fetch_.reset();
   box_stage_.reset();
@@ -113,18 +111,14 @@ void Td::tick_client_side(uint64_t cycle) {
 }
 
 void Td::clock_and_write_lanes(uint64_t cycle) {
-  // The datapaths' clocks first (a clocked RTL pipeline moves its lanes
-  // out to the stages' output channels), then the lanes written back.
+  // The datapaths' clocks first (a clocked RTL pipeline hands the lanes
+  // that come out to the next stage), then the no-fetch lane written.
   if (clocked_datapaths_) {
     box_stage_.clock(cycle);
     tri_stage_.clock(cycle);
     sort_stage_.clock(cycle);
   }
-  // Lanes written ahead never reach the sort and triangle ports.
-  if (write_ahead_)
-    write_back_.write_no_fetch_lanes(cycle);
-  else
-    write_back_.write_lanes(cycle);
+  write_back_.write_lanes(cycle);
 }
 
 void Td::tick_pipeline(uint64_t cycle) {
@@ -133,7 +127,7 @@ void Td::tick_pipeline(uint64_t cycle) {
   // earliest, so retiring first changes nothing; see WriteBack.)
   if (write_back_.return_latency() > 0) clock_and_write_lanes(cycle);
   if (accepted_) plan_accepted(cycle);
-  if (!write_ahead_) sort_stage_.tick(cycle);
+  sort_stage_.tick(cycle);
   issue_port(cycle);
   node_fetch_.tick(cycle);
   sequencer_.tick(cycle);
@@ -155,7 +149,7 @@ void Td::issue_port(uint64_t cycle) {
   // A load lane at the head leaves by the load port; a node lane ready
   // behind it may still take the issue port this clock.
   if (__builtin_expect(node_fetch_.ready_lane().type == kLoadLane, 0)) {
-    if (!return_load(cycle)) return;
+    return_load(cycle);
     if (!node_fetch_.has_ready(cycle)) {
       count_waiting_memory();
       return;
@@ -164,24 +158,16 @@ void Td::issue_port(uint64_t cycle) {
   }
   // (The lane carries its node type: the slot's routes are not read again.)
   const bool is_box_lane = is_box(node_fetch_.ready_lane().type);
-  // (Lanes written ahead never wait for a datapath: nothing holds them.)
-  if (!write_ahead_ && (is_box_lane ? !box_stage_.can_accept() : !tri_stage_.can_accept())) return;
   const LandedLane lane = node_fetch_.take();
-  if (write_ahead_) {
-    // Its result is in the slot already (plan_accepted): it lands when it
-    // would leave the sort stage or the triangle stage.
-    write_back_.land_ahead(lane.slot, cycle + (is_box_lane ? box_to_write_cycles_ : tri_to_write_cycles_));
-  } else {
-    const WaveSlot& slot = waves_.slot(lane.slot);
-    const LaneRoute& route = slot.routes[lane.lane];
-    port_wave_ = slot.id;  // for the trace (a traced TD writes no lane ahead)
-    NodeBytes scratch;
-    const uint8_t* bytes = store_.image->view(route.address, route.bytes, scratch.data());
-    if (is_box_lane)
-      box_stage_.accept(lane.job(), route.type, slot.rays[lane.lane], bytes, slot.descriptor, cycle);
-    else
-      tri_stage_.accept(lane.job(), route.type, slot.rays[lane.lane], bytes, slot.descriptor, cycle);
-  }
+  const WaveSlot& slot = waves_.slot(lane.slot);
+  const LaneRoute& route = slot.routes[lane.lane];
+  port_wave_ = slot.id;
+  NodeBytes scratch;
+  const uint8_t* bytes = store_.image->view(route.address, route.bytes, scratch.data());
+  if (is_box_lane)
+    box_stage_.accept(lane.job(), route.type, slot.rays[lane.lane], bytes, slot.descriptor, cycle);
+  else
+    tri_stage_.accept(lane.job(), route.type, slot.rays[lane.lane], bytes, slot.descriptor, cycle);
   if (is_box_lane) {
     ++stats_.box_nodes;
     stats_.box_tests.add(4);
@@ -190,7 +176,7 @@ void Td::issue_port(uint64_t cycle) {
   }
   ++stats_.busy_cycles;
   if (node_fetch_.has_ready(cycle)) ++stats_.stall(Stall::kIssuePortBusy);
-  TD_DEBUG(kTd, cycle, name(), "issue port: wave {} lane {} -> {} (node type {})", waves_.slot(lane.slot).id,
+  TD_DEBUG(kTd, cycle, name(), "issue port: wave {} lane {} -> {} (node type {})", slot.id,
            lane.lane, is_box_lane ? "box_stage" : "tri_stage", static_cast<int>(lane.type));
   port_valid_ = true;
   port_box_ = is_box_lane;
@@ -198,24 +184,19 @@ void Td::issue_port(uint64_t cycle) {
   port_type_ = static_cast<uint8_t>(lane.type);
 }
 
-bool Td::return_load(uint64_t cycle) {
-  if (!write_ahead_ && !load_out_.can_push()) return false;
+void Td::return_load(uint64_t cycle) {
   const LandedLane lane = node_fetch_.take();
   const WaveSlot& slot = waves_.slot(lane.slot);
   const LaneRoute& route = slot.routes[lane.lane];
   ++stats_.load_lanes;
   stats_.load_bytes.add(route.bytes);
-  if (write_ahead_) {
-    write_back_.land_ahead(lane.slot, cycle + kLoadPortCycles);  // its result is in the slot (plan_accepted_load)
-  } else {
-    std::array<uint8_t, 4 * ref::kLoadMaxDwords> scratch;
-    const uint8_t* bytes = store_.image->view(route.address, route.bytes, scratch.data());
-    load_out_.push(LaneDone{lane.slot, lane.lane, ref::load_result(bytes, route.bytes / 4)}, cycle);
-  }
+  std::array<uint8_t, 4 * ref::kLoadMaxDwords> scratch;
+  const uint8_t* bytes = store_.image->view(route.address, route.bytes, scratch.data());
+  write_back_.load_port().deliver(LaneDone{lane.slot, lane.lane, ref::load_result(bytes, route.bytes / 4)},
+                                  cycle + kLoadPortCycles);
   if (progress_) progress_->note(cycle);
   TD_DEBUG(kTd, cycle, name(), "load port: wave {} lane {} -> {}: {} B at {:#x}", slot.id, lane.lane,
            write_back_.name(), route.bytes, route.address);
-  return true;
 }
 
 void Td::check_load(const WaveInstr& instr) const {
@@ -249,50 +230,13 @@ void Td::accept_instruction(uint64_t cycle) {
 void Td::plan_accepted(uint64_t cycle) {
   WaveSlot& slot = waves_.slot(accepted_slot_);
   const WaveInstr& instr = incoming_->instr;
-  if (instr.kind == InstrKind::kLoad) {
-    plan_accepted_load(cycle);
-    return;
-  }
-  if (!write_ahead_) {
-    waves_.plan(accepted_slot_, instr);  // the rays stay for the datapaths
-  } else {
-    // Written ahead: each fetching lane's result is computed now, from the
-    // ray at hand, by the same C++ datapaths the stages run. The node's
-    // bytes are those its fetch will return: the backing store changes only
-    // while the chip is idle. The lane still takes its fetch and its turn at
-    // the issue port, which gives the cycle its result lands (land_ahead).
-    std::vector<LaneResult>& results = slot.results;
-    results.assign(instr.lanes.size(), LaneResult::no_write());
-    waves_.plan(accepted_slot_, instr, [&](uint32_t lane, const ref::LanePlan& plan) {
-      if (!plan.needs_fetch()) return;
-      NodeBytes scratch;
-      const NodeLane in{LaneJob{accepted_slot_, lane}, plan.type, &plan.ray,
-                        store_.image->view(plan.address, plan.bytes, scratch.data()), &slot.descriptor};
-      results[lane] = is_box(plan.type)
-                          ? sort_datapath_cpp(SortLane{box_datapath_cpp(in), slot.descriptor.box_sort}).result
-                          : triangle_datapath_cpp(in).result;
-    });
-  }
-  TD_DEBUG(kTd, cycle, name(), "accepted wave {} in slot {}: {} lanes, {} active", slot.id, accepted_slot_,
-           slot.lane_count, slot.lanes_to_write);
-}
-
-void Td::plan_accepted_load(uint64_t cycle) {
-  WaveSlot& slot = waves_.slot(accepted_slot_);
-  const WaveInstr& instr = incoming_->instr;
-  waves_.plan_load(accepted_slot_, instr);
-  // Written ahead, each active lane's result is read now: the bytes its
-  // fetch will return (the backing store changes only while the chip is
-  // idle). Otherwise the load port reads them when the lane leaves.
-  std::vector<LaneResult>& results = slot.results;
-  results.assign(instr.lanes.size(), LaneResult::no_write());
-  if (write_ahead_)
-    for (uint64_t active = slot.active_mask; active != 0; active &= active - 1) {
-      const auto lane = static_cast<uint32_t>(__builtin_ctzll(active));
-      results[lane] = ref::load(instr.lanes[lane], *store_.image);
-    }
-  TD_DEBUG(kTd, cycle, name(), "accepted load wave {} in slot {}: {} lanes, {} active", slot.id, accepted_slot_,
-           slot.lane_count, slot.lanes_to_write);
+  if (instr.kind == InstrKind::kLoad)
+    waves_.plan_load(accepted_slot_, instr);
+  else
+    waves_.plan(accepted_slot_, instr);  // the fetching lanes' rays stay in the slot for the datapaths
+  TD_DEBUG(kTd, cycle, name(), "accepted {}wave {} in slot {}: {} lanes, {} active",
+           instr.kind == InstrKind::kLoad ? "load " : "", slot.id, accepted_slot_, slot.lane_count,
+           slot.lanes_to_write);
 }
 
 uint64_t Td::next_active_cycle(uint64_t cycle) const {
@@ -302,13 +246,8 @@ uint64_t Td::next_active_cycle(uint64_t cycle) const {
   const auto consider = [&](uint64_t c) { when = std::min(when, std::max(c, next)); };
   consider(node_fetch_.next_request_cycle());
   if (!node_fetch_.buffer_empty()) consider(node_fetch_.earliest_ready());
-  if (!write_ahead_) {  // (otherwise the datapaths' output registers stay empty)
-    if (!box_out_.empty()) consider(box_out_.front_visible_cycle());
-    if (!sort_out_.empty()) consider(sort_out_.front_visible_cycle());
-    if (!tri_out_.empty()) consider(tri_out_.front_visible_cycle());
-    if (!load_out_.empty()) consider(load_out_.front_visible_cycle());
-  }
-  // A clocked datapath's next result comes out then.
+  // A clocked datapath's next result comes out then (the sort stage's: or
+  // a box result reaches it).
   if (clocked_datapaths_) {
     consider(box_stage_.next_output_cycle());
     consider(sort_stage_.next_output_cycle());
@@ -351,14 +290,9 @@ std::string Td::describe(uint64_t cycle) const {
   else
     out += "can pass a lane on";
   out += "\n    " + node_fetch_.describe(cycle);
-  if (write_ahead_)
-    out += fmt::format("\n    datapath: lanes written at issue, each landing its latency later; {} no-fetch lanes on "
-                       "their way to {}", no_fetch_.size(), write_back_.name());
-  else
-    out += fmt::format("\n    datapath: {} lanes in {}, {} in {}, {} in {}, {} no-fetch lanes on their way to {}",
-                       box_stage_.in_flight(), box_stage_.name(), sort_stage_.in_flight(), sort_stage_.name(),
-                       tri_stage_.in_flight(), tri_stage_.name(), no_fetch_.size(), write_back_.name());
-  if (!load_out_.empty()) out += fmt::format(", {} load lanes in the load port", load_out_.size());
+  out += fmt::format("\n    datapath: {} lanes in {}, {} in {}, {} in {}, {} no-fetch lanes on their way to {}",
+                     box_stage_.in_flight(), box_stage_.name(), sort_stage_.in_flight(), sort_stage_.name(),
+                     tri_stage_.in_flight(), tri_stage_.name(), no_fetch_.size(), write_back_.name());
   const std::string l0 = l0_.describe(cycle);
   if (!l0.empty()) out += "\n    " + l0;
   return out;
@@ -367,7 +301,6 @@ std::string Td::describe(uint64_t cycle) const {
 // Signals are declared in pipeline order, each stage's under its own name.
 void Td::attach_trace(sim::VcdWriter& vcd) {
   vcd_ = &vcd;
-  write_ahead_ = false;  // every stage's signals show its lanes
   trace_ids_ = std::make_unique<TraceIds>();
   TraceIds& t = *trace_ids_;
   const std::string prefix = std::string(name()) + ".";

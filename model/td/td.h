@@ -16,11 +16,6 @@
 // (ref::load) and it is written a clock later (kLoadPortCycles). Loads
 // return in order with the other instructions.
 //
-// (With the C++ datapaths and no waveform, the issue port computes a lane's
-// result and writes it ahead, stamped with the cycle it would reach
-// write-back: the same cycles and statistics without carrying the lane
-// through the sort stage and the write ports. See write_ahead_.)
-//
 // The chip's clocked process calls tick() once a clock for every TD that has
 // something to do, in TD order. tick() evaluates the stages in one fixed
 // order: first the parts that talk to the wave client (write-back returning
@@ -32,6 +27,9 @@
 // clock is sequenced from the next, and a lane written this clock returns a
 // clock later at the earliest, so the client's parts going first change no
 // timing; with return_latency_cycles 0 the lane writes go first.)
+// A datapath hands each result to the next stage with the cycle it gets
+// there (datapath.h), so a C++ datapath's lane is written the clock it
+// passes the issue port, for the cycle it reaches write-back.
 // The pipeline part touches nothing outside the TD but its L0, whose misses
 // are held (mem::EventHold) until release_events(): a chip on several
 // threads calls tick_client_side() TD by TD, tick_pipeline() on any thread,
@@ -138,14 +136,12 @@ class Td : public sc_core::sc_module {
   [[gnu::always_inline]] inline void issue_port(uint64_t cycle);
   [[gnu::always_inline]] inline void accept_instruction(uint64_t cycle);
   void plan_accepted(uint64_t cycle);  // the instruction accept_instruction() took
-  void plan_accepted_load(uint64_t cycle);  // the same, a load instruction
   // A load from the client: refused (std::invalid_argument naming the TD,
   // the instruction and the lane) unless the client said it issues loads
   // and every active lane stays inside its 64-byte unit (ref::load_lane_error).
   void check_load(const WaveInstr& instr) const;
-  // The load lane at the head of the return buffer leaves by the load port;
-  // false when the port's register is still full (not written ahead).
-  bool return_load(uint64_t cycle);
+  // The load lane at the head of the return buffer leaves by the load port.
+  void return_load(uint64_t cycle);
   [[gnu::always_inline]] inline void clock_and_write_lanes(uint64_t cycle);
   uint64_t next_active_cycle(uint64_t cycle) const;
   // Clocks the TD is not ticked are clocks in which nothing moves; the
@@ -165,10 +161,9 @@ class Td : public sc_core::sc_module {
   // possible; the stages are thin (their SystemC names sit apart, in
   // StageView; the channels between them sit together, here). stats_ is
   // constructed before l0_ (the registry lists stats in that order), and
-  // l0_ before the stages. Write-back keeps references to the datapaths'
-  // and the load port's output channels, declared after it with the
-  // datapaths (lanes written ahead never use them), and uses them only once
-  // the TD runs.
+  // l0_ before the stages; write-back (its ports) before the sort stage,
+  // and the sort stage before the box stage, each handing results to the
+  // one before it.
   uint64_t own_due_cycle_ = 0;
   uint64_t* due_cycle_ = &own_due_cycle_;  // see keep_due_cycle_in()
   uint64_t last_tick_cycle_ = 0;
@@ -186,20 +181,12 @@ class Td : public sc_core::sc_module {
   bool port_valid_ = false, port_box_ = false;
   uint8_t port_type_ = 0;
   uint32_t port_lane_ = 0;
-  uint64_t port_wave_ = 0;  // kept when lanes are not written ahead (a traced TD's are not)
+  uint64_t port_wave_ = 0;
   // Some datapath is clocked (an RTL one): the stages' clocks are called.
   bool clocked_datapaths_ = false;
-  // The C++ datapaths and no waveform: each lane's result is written ahead
-  // at acceptance (plan_accepted), the issue port gives the cycle it lands
-  // (WriteBack::land_ahead), and the sort stage and the datapaths' output
-  // registers stay empty. A
-  // traced TD carries every lane through them, so each stage's signals
-  // show it; the statistics and results are the same either way.
-  bool write_ahead_ = false;
   // The client issues loads (WaveClient::issues_loads): their counters
   // are registered, and load instructions taken.
   bool counts_loads_ = false;
-  uint32_t box_to_write_cycles_ = 0, tri_to_write_cycles_ = 0;
   // A load lane taken from the return buffer is written this much later:
   // the load port's register.
   static constexpr uint32_t kLoadPortCycles = 1;
@@ -207,8 +194,7 @@ class Td : public sc_core::sc_module {
   sim::ProgressMark* progress_ = nullptr;
   const BackingStore& store_;
   WaveClient& client_;
-  // The channels every tick asks "can I pop?"; the datapaths' output
-  // registers, which lanes written ahead never use, are last.
+  // The channels every tick asks "can I pop?".
   sim::Channel<FetchJob> fetch_queue_;
   sim::Channel<LaneDone> no_fetch_;
 
@@ -226,12 +212,8 @@ class Td : public sc_core::sc_module {
   Incoming own_incoming_;
   Incoming* incoming_ = &own_incoming_;
 
-  sim::Channel<BoxTested> box_out_;
-  sim::Channel<LaneDone> sort_out_;
-  sim::Channel<LaneDone> tri_out_;
-  sim::Channel<LaneDone> load_out_;  // the load port's register
-  BoxStage box_stage_;
   SortStage sort_stage_;
+  BoxStage box_stage_;
   TriStage tri_stage_;
   struct TraceIds;
   std::unique_ptr<TraceIds> trace_ids_;

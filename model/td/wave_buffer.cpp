@@ -26,16 +26,25 @@ uint32_t WaveBuffer::accept(const WaveInstr& instr, uint64_t cycle) {
 
 void WaveBuffer::plan(uint32_t index, const WaveInstr& instr) {
   WaveSlot& s = slots_[index];
-  s.results.assign(s.lane_count, LaneResult::no_write());
-  s.rays.resize(s.lane_count);
-  plan(index, instr, [&s](uint32_t lane, const ref::LanePlan& plan) {
-    if (plan.needs_fetch()) s.rays[lane] = plan.ray;
-  });
+  assert(instr.id == s.id && instr.kind == InstrKind::kIntersect && instr.lanes.size() == s.lane_count);
+  const uint32_t lanes = s.lane_count;
+  s.results.assign(lanes, LaneResult::no_write());
+  s.rays.resize(lanes);
+  s.routes.resize(lanes);
+  for (uint32_t i = 0; i < lanes; ++i) {
+    const ref::LanePlan plan = ref::plan_lane(s.descriptor, instr.lanes[i]);
+    s.routes[i] = LaneRoute::of(plan);
+    if (plan.outcome == LaneOutcome::kInactive) continue;
+    ++s.lanes_to_write;
+    s.active_mask |= uint64_t{1} << i;
+    if (plan.needs_fetch()) s.rays[i] = plan.ray;
+  }
 }
 
 void WaveBuffer::plan_load(uint32_t index, const WaveInstr& instr) {
   WaveSlot& s = slots_[index];
   assert(instr.id == s.id && instr.kind == InstrKind::kLoad && instr.lanes.size() == s.lane_count);
+  s.results.assign(s.lane_count, LaneResult::no_write());
   s.routes.resize(s.lane_count);
   for (uint32_t i = 0; i < s.lane_count; ++i) {
     const LaneInput& lane = instr.lanes[i];

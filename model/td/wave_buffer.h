@@ -50,14 +50,14 @@ struct alignas(64) WaveSlot {
   uint64_t accept_cycle = 0;
   uint64_t sequenced_cycle = 0; // the sequencer passed its last lane
   uint64_t done_cycle = 0;      // last write + return latency, once all written
-  uint64_t last_write_cycle = 0;  // the latest cycle a lane's result lands in (written ahead: see WriteBack)
+  uint64_t last_write_cycle = 0;  // the latest cycle a lane's result reaches write-back
   uint32_t lanes_to_write = 0;  // active lanes (inactive ones write nothing)
   uint32_t lanes_written = 0;
   uint32_t next_lane = 0;       // sequencer position
   uint32_t lane_count = 0;      // the instruction's lanes (the sequencer asks every clock)
   sim::LineAlignedVector<LaneRoute> routes;  // per lane, decided at acceptance (four a line)
   std::vector<LaneResult> results;
-  std::vector<Ray> rays;        // per fetching lane, for the datapaths: only when plan() keeps them
+  std::vector<Ray> rays;        // per fetching lane, for the datapaths
   uint64_t id = 0;              // the instruction's
   InstrKind kind = InstrKind::kIntersect;
   Descriptor descriptor;
@@ -82,21 +82,15 @@ class WaveBuffer {
   // sees it.
   uint32_t accept(const WaveInstr& instr, uint64_t cycle);
   // Plans every lane of `instr`, the instruction accepted into slot `index`
-  // (inactive lanes, faults, bounds, node type). Apart from accept() so
-  // that a TD takes the instruction with the wave client and does this
-  // work with its pipeline; the caller's buffer is then free again (a TD
-  // hands the client the same one every time: its lines stay warm).
-  // The slot keeps each lane's route; each active lane is handed, with its
-  // whole plan (the ray too), to `active(lane, plan)` (plan.needs_fetch():
-  // it fetches a node). The slot's results are the caller's to set.
-  template <typename Active>
-  void plan(uint32_t index, const WaveInstr& instr, Active&& active);
-  // The same, with the slot's results cleared for write-back and the
-  // fetching lanes' rays kept in the slot for the datapaths.
+  // (inactive lanes, faults, bounds, node type): the slot keeps each lane's
+  // route and each fetching lane's ray, for the datapaths, and its results
+  // are cleared for write-back. Apart from accept() so that a TD takes the
+  // instruction with the wave client and does this work with its pipeline;
+  // the caller's buffer is then free again (a TD hands the client the same
+  // one every time: its lines stay warm).
   void plan(uint32_t index, const WaveInstr& instr);
   // Plans a load instruction's lanes instead: each active lane (EXEC on)
-  // fetches its bytes (LaneRoute::load). The slot's results are the
-  // caller's to set.
+  // fetches its bytes (LaneRoute::load). The results are cleared too.
   void plan_load(uint32_t index, const WaveInstr& instr);
 
   WaveSlot& slot(uint32_t index) { return slots_[index]; }
@@ -123,21 +117,5 @@ class WaveBuffer {
   uint32_t head_ = 0, count_ = 0;
   uint32_t sequencing_ = 0;  // offset from head of the slot being sequenced
 };
-
-template <typename Active>
-void WaveBuffer::plan(uint32_t index, const WaveInstr& instr, Active&& active) {
-  WaveSlot& s = slots_[index];
-  assert(instr.id == s.id && instr.lanes.size() == s.lane_count);
-  const uint32_t lanes = s.lane_count;
-  s.routes.resize(lanes);
-  for (uint32_t i = 0; i < lanes; ++i) {
-    const ref::LanePlan plan = ref::plan_lane(s.descriptor, instr.lanes[i]);
-    s.routes[i] = LaneRoute::of(plan);
-    if (plan.outcome == LaneOutcome::kInactive) continue;
-    ++s.lanes_to_write;
-    s.active_mask |= uint64_t{1} << i;
-    active(i, plan);
-  }
-}
 
 }  // namespace td::timing

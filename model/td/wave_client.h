@@ -22,7 +22,7 @@ class WaveClient {
   // the client may have one (a wave still in its ALU work until then), or
   // leave it kNever: then nothing comes until the chip is woken
   // (Chip::wake), which every returned result also does (see
-  // wake_on_result).
+  // work_source).
   virtual bool next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) = 0;
 
   // All active lanes of an instruction are written: the results reach the
@@ -37,13 +37,15 @@ class WaveClient {
   // (std::invalid_argument out of the run).
   virtual bool issues_loads() const { return false; }
 
-  // Which TDs a result returned to a TD may give new work. By default every
-  // TD that is waiting for work (a client whose work is shared among them,
-  // such as a vector file's batches). A client whose waves each belong to
-  // one TD, and which never leaves that TD without work it could hand out,
-  // says kSameTd: the other TDs are spared a tick per result.
-  enum class WakeOnResult { kEveryTd, kSameTd };
-  virtual WakeOnResult wake_on_result() const { return WakeOnResult::kEveryTd; }
+  // Where the client's instructions come from, and so which TDs a result
+  // returned to one TD can give work (the chip wakes those that wait):
+  //   kShared: one pool every TD draws from (a vector file's batches):
+  //     any of them. The default.
+  //   kPerTd: each TD has its own waves, as a SIMD issues only to its own
+  //     TD, and a TD with room never waits while its waves have work (a
+  //     traversal shader): only the TD the result returned to.
+  enum class WorkSource { kShared, kPerTd };
+  virtual WorkSource work_source() const { return WorkSource::kShared; }
 
   // Work on the results TD `td_index` returned this clock that needs nothing
   // but them (a scoreboard's reference run): the chip calls it in every

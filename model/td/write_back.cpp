@@ -3,51 +3,44 @@
 #include <algorithm>
 #include <string>
 
+#include <stdexcept>
 #include <utility>
 
 #include "model/sim/debug.h"
 
 namespace td::timing {
 
-WriteBack::WriteBack(const char* name, uint32_t td_index, uint32_t return_latency_cycles,
-                     WaveBuffer& waves, sim::Channel<LaneDone>& from_sort, sim::Channel<LaneDone>& from_tri,
-                     sim::Channel<LaneDone>& from_no_fetch, sim::Channel<LaneDone>& from_load, WaveClient& client,
-                     TdStats& stats)
+WriteBack::WriteBack(const char* name, uint32_t td_index, uint32_t return_latency_cycles, WaveBuffer& waves,
+                     sim::Channel<LaneDone>& from_no_fetch, WaveClient& client, TdStats& stats)
     : td_index_(td_index),
       return_latency_(return_latency_cycles),
       waves_(waves),
       from_no_fetch_(from_no_fetch),
       client_(client),
       stats_(stats),
-      from_sort_(from_sort),
-      from_tri_(from_tri),
-      from_load_(from_load),
       view_(name) {}
 
+void WriteBack::Port::deliver(const LaneDone& done, uint64_t cycle) {
+  if (__builtin_expect(cycle <= last_cycle_ && last_cycle_ != kNone, 0))
+    throw std::logic_error("WriteBack::Port: two lanes for one clock, or a clock earlier than the last");
+  last_cycle_ = cycle;
+  write_back_.write(done, cycle);
+}
+
+// Lanes may be handed over ahead of lanes that land before them (a box
+// lane's result behind a later triangle lane's): the instruction completes
+// after the latest.
 void WriteBack::write(const LaneDone& done, uint64_t cycle) {
   WaveSlot& slot = waves_.slot(done.slot);
   slot.results[done.lane] = done.result;
-  land(slot, cycle);
-  ++lanes_written_;
-}
-
-void WriteBack::land_ahead(uint32_t slot, uint64_t write_cycle) { land(waves_.slot(slot), write_cycle); }
-
-// Lanes may be written ahead of lanes that land before them: the
-// instruction completes after the latest landing.
-void WriteBack::land(WaveSlot& slot, uint64_t cycle) {
   ++slot.lanes_written;
+  ++lanes_written_;
+  if (traced_) trace_writes_.push_back(cycle);
   slot.last_write_cycle = std::max(slot.last_write_cycle, cycle);
   if (slot.written() && slot.sequenced()) {
     slot.done_cycle = slot.last_write_cycle + return_latency_;
     retire_from_ = std::min(retire_from_, slot.done_cycle);  // (it may be the oldest)
   }
-}
-
-// One write port per source: each delivers at most one lane a clock (its
-// producer issues at most one a clock into a fixed-latency pipe).
-void WriteBack::drain(sim::Channel<LaneDone>& port, uint64_t cycle) {
-  if (port.can_pop(cycle)) write(port.pop(), cycle);
 }
 
 void WriteBack::retire(uint64_t cycle) {
@@ -97,17 +90,18 @@ void WriteBack::retire(uint64_t cycle) {
   retire_from_ = UINT64_MAX;  // none in flight: until one is accepted
 }
 
+// The no-fetch path delivers at most one lane a clock.
 void WriteBack::write_lanes(uint64_t cycle) {
   lanes_written_ = 0;
-  drain(from_sort_, cycle);
-  drain(from_tri_, cycle);
-  drain(from_no_fetch_, cycle);
-  drain(from_load_, cycle);
+  if (from_no_fetch_.can_pop(cycle)) write(from_no_fetch_.pop(), cycle);
 }
 
-void WriteBack::write_no_fetch_lanes(uint64_t cycle) {
-  lanes_written_ = 0;
-  drain(from_no_fetch_, cycle);
+void WriteBack::reset() {
+  retire_from_ = 0;
+  sort_port_.reset();
+  tri_port_.reset();
+  load_port_.reset();
+  trace_writes_.clear();
 }
 
 void WriteBack::retire_done(uint64_t cycle) {
@@ -124,14 +118,23 @@ uint64_t WriteBack::next_retire_cycle() const {
 
 
 void WriteBack::attach_trace(sim::VcdWriter& vcd) {
+  traced_ = true;
   const std::string prefix = std::string(name()) + ".";
   trace_.lanes_written = vcd.add(prefix + "lanes_written", 4);
   trace_.wave_retired = vcd.add(prefix + "wave_retired", 1);
   trace_.waves_in_flight = vcd.add(prefix + "waves_in_flight", 16);
 }
 
-void WriteBack::sample_trace(sim::VcdWriter& vcd, uint64_t cycle) const {
-  vcd.set(trace_.lanes_written, lanes_written_, cycle);
+void WriteBack::sample_trace(sim::VcdWriter& vcd, uint64_t cycle) {
+  // The lanes that reach write-back in this cycle, wherever they came from.
+  uint32_t written = 0;
+  size_t kept = 0;
+  for (const uint64_t c : trace_writes_) {
+    if (c == cycle) ++written;
+    if (c > cycle) trace_writes_[kept++] = c;
+  }
+  trace_writes_.resize(kept);
+  vcd.set(trace_.lanes_written, written, cycle);
   vcd.set(trace_.wave_retired, retired_, cycle);
   vcd.set(trace_.waves_in_flight, waves_.count(), cycle);
 }

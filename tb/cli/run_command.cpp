@@ -16,6 +16,7 @@
 #include "tb/cli/output_paths.h"
 #include "tb/cli/unsigned_option.h"
 #include "tb/report/trace_picture.h"
+#include "tb/run/config_params.h"
 #include "tb/run/engines.h"
 #include "tb/run/hit_sink.h"
 #include "tb/run/run_report.h"
@@ -57,38 +58,6 @@ class ProgressBar {
   bool enabled_;
   std::chrono::steady_clock::time_point last_{};
 };
-
-// The YAML's bvh section as the builder's options.
-scene::BvhOptions bvh_options(const cfg::BvhConfig& config) {
-  scene::BvhOptions options;
-  options.quality = *scene::parse_quality(config.quality);  // the config reader allows only known words
-  options.pack = *scene::parse_packing(config.pack);
-  options.fp16 = *scene::parse_fp16_policy(config.fp16);
-  options.blas_builder = *scene::parse_builder(config.blas_builder);
-  options.tlas_builder = *scene::parse_builder(config.tlas_builder);
-  options.ploc_radius = config.ploc_radius;
-  options.tapu = *scene::parse_tapu_policy(config.tapu);
-  options.fp16_threshold = config.fp16_threshold;
-  options.max_leaf_size = config.max_leaf_size;
-  options.split_budget = config.split_budget;
-  return options;
-}
-
-traversal::ShaderParams shader_params(const cfg::ShaderConfig& config) {
-  traversal::ShaderParams params;
-  params.lanes_per_wave = config.lanes_per_wave;
-  params.simds_per_td = config.simds_per_td;
-  params.waves_per_simd = cfg::shader_occupancy(config).waves_per_simd;
-  params.stack_entries = config.stack_entries;
-  params.alu_instructions_per_iteration = config.alu_instructions_per_iteration;
-  params.alu_instructions_per_instance = config.alu_instructions_per_instance;
-  params.lds_latency_cycles = config.lds_latency_cycles;
-  params.shading.attribute_loads = config.hit_attribute_loads;
-  params.shading.texture_loads = config.hit_texture_loads;
-  params.shading.texture_bytes = uint64_t{config.hit_texture_kib} * 1024;
-  params.shading.alu_instructions = config.hit_alu_instructions;
-  return params;
-}
 
 }  // namespace
 
@@ -207,12 +176,8 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   const unsigned host_threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   const unsigned threads = timed ? std::max(1u, options.threads) : host_threads;
   spec.threads = host_threads;
-  spec.bvh = bvh_options(config.bvh);
-  traversal::TraversalOptions traversal_options;
-  traversal_options.stack_entries = config.shader.stack_entries;
-  traversal_options.overflow = config.shader.overflow == "restart" ? traversal::Overflow::kRestart
-                                                                   : traversal::Overflow::kParentPointers;
-  spec.bvh.parent_links = traversal_options.overflow == traversal::Overflow::kParentPointers;
+  spec.bvh = run::bvh_options(config);
+  traversal::TraversalOptions traversal_options = run::traversal_options(config);
   traversal_options.instance_mask = static_cast<uint8_t>(options.instance_mask);
   run::Workload workload = run::make_workload(spec, traversal_options);
   traversal_options.mode = workload.mode;
@@ -241,8 +206,7 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   const std::unique_ptr<TraceOutput> trace = open_trace(options.trace, config.period_ps());
   run::TraceEngineSetup setup;
   setup.config = &config;
-  setup.shader = shader_params(config.shader);
-  setup.shader.check_every = check_every;
+  setup.check_every = check_every;
   setup.stats = &stats;
   setup.vcd = trace ? &trace->vcd() : nullptr;
   setup.threads = threads;
@@ -262,7 +226,7 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
     report.timing = run::timing_figures(stats, config, engine->cycles());
     report.occupancy = cfg::shader_occupancy(config.shader);
     report.vgprs = config.shader.vgprs;
-    report.shading = setup.shader.shading;  // as the shader had it
+    report.shading = run::hit_shading(config.shader);
   }
   std::cout << run::format_run_report(report);
   if (timed)

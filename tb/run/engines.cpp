@@ -18,7 +18,7 @@ std::function<std::unique_ptr<tb::Engine>(const tb::EngineOptions&)> model_for_v
 }
 
 std::unique_ptr<TraceEngine> model_for_rays(const TraceEngineSetup& setup) {
-  return std::make_unique<ModelTraceEngine>(*setup.config, setup.shader, *setup.stats, setup.vcd, setup.threads);
+  return std::make_unique<ModelTraceEngine>(*setup.config, setup.check_every, *setup.stats, setup.vcd, setup.threads);
 }
 
 }  // namespace

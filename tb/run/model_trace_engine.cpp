@@ -3,12 +3,14 @@
 #include <stdexcept>
 
 #include "model/chip/chip.h"
+#include "tb/run/config_params.h"
 
 namespace td::run {
 
-ModelTraceEngine::ModelTraceEngine(const cfg::Config& config, const traversal::ShaderParams& shader,
-                                   sim::StatsRegistry& stats, sim::VcdWriter* vcd, unsigned threads)
-    : config_(config), shader_params_(shader), stats_(stats), vcd_(vcd), threads_(threads) {}
+ModelTraceEngine::ModelTraceEngine(const cfg::Config& config, uint64_t check_every, sim::StatsRegistry& stats,
+                                   sim::VcdWriter* vcd, unsigned threads)
+    : config_(config), shader_params_(shader_params(config, check_every)), stats_(stats), vcd_(vcd),
+      threads_(threads) {}
 
 ModelTraceEngine::~ModelTraceEngine() = default;
 

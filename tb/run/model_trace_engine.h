@@ -22,10 +22,12 @@ namespace td::run {
 
 class ModelTraceEngine final : public TraceEngine {
  public:
-  // `vcd` may be null; `stats` must outlive the engine. `threads` tick the
-  // chip's TDs (chip::Chip::set_threads).
-  ModelTraceEngine(const cfg::Config& config, const traversal::ShaderParams& shader, sim::StatsRegistry& stats,
-                   sim::VcdWriter* vcd, unsigned threads = 1);
+  // The chip and its traversal shader as `config` describes them; the
+  // scoreboard checks every `check_every`th instruction (0: none). `vcd`
+  // may be null; `stats` must outlive the engine. `threads` tick the chip's
+  // TDs (chip::Chip::set_threads).
+  ModelTraceEngine(const cfg::Config& config, uint64_t check_every, sim::StatsRegistry& stats, sim::VcdWriter* vcd,
+                   unsigned threads = 1);
   ~ModelTraceEngine() override;
   // The chip with Verilated datapaths is the `rtl` engine.
   std::string name() const override { return config_.td.datapath == "rtl" ? "rtl" : "model"; }

@@ -45,7 +45,7 @@ class TraceEngine {
 // What the factories take; each engine reads its part.
 struct TraceEngineSetup {
   const cfg::Config* config = nullptr;   // timed engines: the chip
-  traversal::ShaderParams shader;        // timed engines: the SIMDs' traversal loop
+  uint64_t check_every = 1;              // timed engines: the scoreboard's sampling (1 all, N every Nth, 0 none)
   sim::StatsRegistry* stats = nullptr;   // timed engines: where their statistics go
   sim::VcdWriter* vcd = nullptr;         // timed engines: a waveform, or none
   unsigned threads = 1;                  // functional: host threads; timed: threads ticking the TDs

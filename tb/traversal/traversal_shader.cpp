@@ -181,7 +181,7 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   // Empty slots take new rays: a wave starts as soon as a slot is free. A
   // slot stays empty only once the rays run out (launch again when every
   // ray of a wave ended at once), so results to other TDs never give this
-  // one work (wake_on_result).
+  // one work (WorkSource::kPerTd).
   TdWaves& td = td_waves_[td_index];
   bool rays_left = true;
   for (size_t w = first; w < last && rays_left && td.empty > 0; ++w)

@@ -56,13 +56,15 @@
 
 namespace td::traversal {
 
+// The shader.* keys as the shader takes them (tb/run/config_params.h makes
+// them from a configuration; no defaults of their own).
 struct ShaderParams {
-  uint32_t lanes_per_wave = 32;                // 32 or 64
-  uint32_t simds_per_td = 2;                   // a TD per compute unit, two SIMD32 per CU
-  uint32_t waves_per_simd = 16;                // occupancy
-  uint32_t stack_entries = 16;                 // per lane, in LDS
-  uint32_t alu_instructions_per_iteration = 40;
-  uint32_t alu_instructions_per_instance = 32;  // the instance step's, once its loads land
+  uint32_t lanes_per_wave = 0;                 // 32 or 64
+  uint32_t simds_per_td = 0;                   // SIMDs of the compute unit a TD serves
+  uint32_t waves_per_simd = 0;                 // occupancy
+  uint32_t stack_entries = 0;                  // per lane, in LDS
+  uint32_t alu_instructions_per_iteration = 0;
+  uint32_t alu_instructions_per_instance = 0;  // the instance step's, once its loads land
   // Cycles from a stack pop's LDS read to its data (the next node's
   // pointer): an iteration in which some lane popped waits for it after
   // its ALU work, the SIMD free for other waves meanwhile.
@@ -70,7 +72,7 @@ struct ShaderParams {
   HitShading shading;                           // after a wave's traversal (off: none)
   // Scoreboard: check every Nth instruction's lanes against the golden
   // reference (1: all, 0: none). Each check costs a reference evaluation.
-  uint64_t check_every = 1;
+  uint64_t check_every = 0;
 };
 
 class TraversalShader final : public timing::WaveClient {
@@ -89,7 +91,7 @@ class TraversalShader final : public timing::WaveClient {
   }
   // A wave belongs to one TD, and next_wave fills every empty slot while
   // rays remain: only the TD a result returns to can have new work.
-  WakeOnResult wake_on_result() const override { return WakeOnResult::kSameTd; }
+  WorkSource work_source() const override { return WorkSource::kPerTd; }  // each TD its own waves
 
   // Every ray traced and delivered; no wave alive.
   bool done() const { return rays_exhausted_ && live_waves_ == 0; }

@@ -1,5 +1,6 @@
-// config_variants.h — configurations at the ends of the documented ranges
-// (model/chip/config.h), for the tests that every allowed value either
+// config_variants.h — configurations at the ends of the key table's ranges
+// (cfg::keys(); ConfigRanges.TheRunVariantsReachTheTablesEnds holds this
+// list to it), for the tests that every allowed value either
 // loads and runs or is refused up front with its key named. Each variant is
 // configs/small.yaml with one key (or one group of keys) at an end of its
 // range, and the keys that constrain it (set counts, the MSHRs a fill

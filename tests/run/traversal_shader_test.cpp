@@ -48,6 +48,8 @@ struct ShaderBench {
   explicit ShaderBench(size_t ray_count) : rays(ray_count) {
     bvh.root = static_cast<uint32_t>(NodePtr::make(0, NodeType::kBox32).raw);
     ShaderParams params;
+    params.lanes_per_wave = 32;
+    params.stack_entries = 16;
     params.simds_per_td = 2;
     params.waves_per_simd = 2;  // waves 0, 1 on SIMD 0; waves 2, 3 on SIMD 1
     params.alu_instructions_per_iteration = 10;

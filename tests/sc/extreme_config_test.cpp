@@ -61,12 +61,13 @@ uint64_t resident_bytes() {
   return read == 2 ? resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) : 0;
 }
 
-// Building 512 TDs with 4000-clock box pipelines allocates no more than the
+// Building 512 TDs with 4096-entry fetch queues and 2048-entry return buffers allocates no more than the
 // estimate load_config checks, and at least its largest share.
 TEST(ModelMemory, EstimateCoversWhatBuildingTheChipAllocates) {
   cfg::Config config = small_config();
   config.chip.wgps = 256;
-  config.td.box_latency_cycles = 4000;
+  config.td.fetch_queue_depth = 4096;
+  config.td.return_buffer_entries = 2048;
   config.shader.waves_per_simd = 1;  // the harness builds no traversal shader: keep its share small
   config = cfg::parse_config(cfg::to_yaml(config), "large");
   const chip::MemoryEstimate estimate = chip::estimate_model_memory(config);
@@ -78,7 +79,7 @@ TEST(ModelMemory, EstimateCoversWhatBuildingTheChipAllocates) {
                                    << chip::memory_text(estimate.bytes);
   EXPECT_GE(grown, estimate.largest().bytes) << chip::memory_text(grown) << " grown, largest share "
                                              << estimate.largest().key << " " << chip::memory_text(estimate.largest().bytes);
-  EXPECT_EQ(estimate.largest().key, "td.box_latency_cycles");
+  EXPECT_EQ(estimate.largest().key, "td.return_buffer_entries");
 }
 
 // Series X with every cache at the largest size allowed (1 GiB per L0, L1

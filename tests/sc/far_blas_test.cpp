@@ -49,7 +49,7 @@ TEST(FarBlas, BlasesPast32BitPointersAreWalkedWith64BitPointersOnEveryEngine) {
   const std::vector<TracedRay> functional_far = traced_by(functional, far_bvh);
   const cfg::Config config = cfg::load_config(std::string(TDSIM_SOURCE_DIR) + "/configs/small.yaml");
   sim::StatsRegistry stats;
-  ModelTraceEngine model(config, traversal::ShaderParams{}, stats, nullptr);  // every lane checked
+  ModelTraceEngine model(config, /*check_every=*/1, stats, nullptr);  // every lane checked
   const std::vector<TracedRay> model_far = traced_by(model, far_bvh);
 
   ASSERT_EQ(functional_far.size(), reference.size());

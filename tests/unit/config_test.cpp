@@ -2,12 +2,17 @@
 // message (<file>:<line>:<column>: <key.path>: <message>), and to_yaml.
 #include "model/chip/config.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "model/chip/model_memory.h"
 #include "tests/common/config_variants.h"
@@ -224,33 +229,86 @@ TEST(ConfigShipped, EveryShippedConfigRoundTripsThroughToYaml) {
   }
 }
 
+// The leaf keys of YAML text as the shipped configs and to_yaml() lay it
+// out, in order: each key's path, value and comment (the text after '#',
+// "" without one). Sections nest by two spaces.
+struct LeafLine {
+  std::string path, value, comment;
+};
+std::vector<LeafLine> leaf_lines(std::istream& in) {
+  std::vector<LeafLine> leaves;
+  std::vector<std::string> sections;
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t hash = line.find('#');
+    const std::string code = line.substr(0, hash);
+    const size_t indent = code.find_first_not_of(' ');
+    const size_t colon = code.find(':');
+    if (indent == std::string::npos || colon == std::string::npos) continue;
+    sections.resize(indent / 2);
+    const std::string key = code.substr(indent, colon - indent);
+    std::string path;
+    for (const std::string& section : sections) path += section + ".";
+    const size_t value_start = code.find_first_not_of(' ', colon + 1);
+    if (value_start == std::string::npos) {
+      sections.push_back(key);  // a section: its keys follow, two spaces in
+      continue;
+    }
+    const std::string value = code.substr(value_start, code.find_last_not_of(' ') + 1 - value_start);
+    leaves.push_back({path + key, value, hash == std::string::npos ? "" : line.substr(hash + 1)});
+  }
+  return leaves;
+}
+std::vector<LeafLine> file_leaves(const std::string& file) {
+  std::ifstream in(file);
+  EXPECT_TRUE(in.is_open()) << file;
+  return leaf_lines(in);
+}
+// The value of `path` in a configuration, as to_yaml() writes it.
+std::string value_at(const Config& config, const std::string& path) {
+  std::istringstream in(to_yaml(config));
+  for (const LeafLine& leaf : leaf_lines(in))
+    if (leaf.path == path) return leaf.value;
+  ADD_FAILURE() << "no key " << path;
+  return "";
+}
+
+// Every shipped config gives the table's keys in the table's order, each
+// with the range the table holds (keys()) in brackets: the comments are
+// the table's words, not a second source.
+TEST(ConfigShipped, EveryKeysCommentGivesTheTablesRange) {
+  for (const char* name : {"xbox_series_x", "xbox_series_s", "small"}) {
+    SCOPED_TRACE(name);
+    const std::vector<LeafLine> leaves = file_leaves(kSourceDir + "/configs/" + name + ".yaml");
+    ASSERT_EQ(leaves.size(), cfg::keys().size());
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      const KeyInfo& info = cfg::keys()[i];
+      EXPECT_EQ(leaves[i].path, info.path);
+      if (info.kind == KeyInfo::Kind::kText) continue;  // chip.name: no range comment
+      EXPECT_EQ(leaves[i].comment.find(" [" + info.range + "]"), 0u)
+          << leaves[i].path << ": the comment should start with [" << info.range << "]: #" << leaves[i].comment;
+    }
+  }
+}
+
 // Every parameter of the console configs names its source, or says it is an
 // assumption (the name is the one line that needs neither).
 TEST(ConfigShipped, EveryConsoleParameterNamesItsSource) {
   for (const char* name : {"xbox_series_x", "xbox_series_s"}) {
     SCOPED_TRACE(name);
-    std::ifstream in(kSourceDir + "/configs/" + name + ".yaml");
-    ASSERT_TRUE(in.is_open());
-    std::string line;
-    int parameters = 0;
-    while (std::getline(in, line)) {
-      const size_t hash = line.find('#');
-      const std::string code = line.substr(0, hash);
-      const size_t colon = code.find(':');
-      if (colon == std::string::npos || code.find_first_not_of(' ', colon + 1) == std::string::npos) continue;
-      if (code.find("name:") != std::string::npos) continue;
+    size_t parameters = 0;
+    for (const LeafLine& leaf : file_leaves(kSourceDir + "/configs/" + name + ".yaml")) {
+      const std::string& comment = leaf.comment;
+      if (leaf.path == "chip.name") continue;
       ++parameters;
-      ASSERT_NE(hash, std::string::npos) << line;
-      const std::string comment = line.substr(hash);
       const bool sourced = comment.find("seeds:") != std::string::npos || comment.find("RDNA WP:") != std::string::npos ||
                            comment.find("HC32:") != std::string::npos || comment.find("gpurt:") != std::string::npos ||
                            comment.find("RADV:") != std::string::npos || comment.find("xgl:") != std::string::npos ||
                            comment.find("C&C:") != std::string::npos ||
                            comment.find("assumption:") != std::string::npos;
-      EXPECT_TRUE(sourced) << line;
-      EXPECT_NE(comment.find('['), std::string::npos) << "no range: " << line;
+      EXPECT_TRUE(sourced) << leaf.path << ": #" << comment;
     }
-    EXPECT_EQ(parameters, 58);  // every leaf key but chip.name
+    EXPECT_EQ(parameters, cfg::keys().size() - 1);  // every leaf key but chip.name
   }
 }
 
@@ -649,7 +707,7 @@ TEST(ConfigError, NonScalarKeyIsRejected) {
 Config small_chip() { return load_config(kSourceDir + "/configs/small.yaml"); }
 
 // Every key at each end of its documented range loads (with the keys that
-// constrain it moved just enough): the ranges config.h documents are the
+// constrain it moved just enough): the ranges the table gives are the
 // ranges the loader accepts. (tests/sc/extreme_config_test.cpp runs each.)
 TEST(ConfigRanges, EveryDocumentedEndLoads) {
   const Config small = small_chip();
@@ -659,6 +717,67 @@ TEST(ConfigRanges, EveryDocumentedEndLoads) {
     EXPECT_NO_THROW(variant = test::make_variant(small, name));
     EXPECT_NE(to_yaml(variant), to_yaml(small));
     EXPECT_LE(chip::estimate_model_memory(variant).bytes, chip::kMaxModelMemoryBytes);
+  }
+}
+
+// What a key takes at each end of its range (a word key: each word), as
+// --set would give it.
+std::vector<std::string> end_values(const KeyInfo& info) {
+  switch (info.kind) {
+    case KeyInfo::Kind::kWhole:
+    case KeyInfo::Kind::kNumber: return {fmt::format("{}", info.min), fmt::format("{}", info.max)};
+    case KeyInfo::Kind::kWord: return info.words;
+    case KeyInfo::Kind::kText: break;
+  }
+  return {};
+}
+
+// Every key of the table, at each end of its range (each word of a word
+// key), given to small.yaml alone: it loads with that value, or is refused
+// up front naming it or a key of its section (a check across keys, as
+// chip.shader_arrays <= wgps, a cache's whole sets or a level's MSHRs). The table is the only place the ends are written.
+TEST(ConfigRanges, EveryEndOfTheTableLoadsOrIsRefusedNamingItsKey) {
+  const std::string small = kSourceDir + "/configs/small.yaml";
+  size_t loaded = 0, refused = 0;
+  for (const KeyInfo& info : cfg::keys()) {
+    for (const std::string& value : end_values(info)) {
+      SCOPED_TRACE(info.path + "=" + value);
+      try {
+        const Config c = load_config(small, {Override{info.path, value}});
+        EXPECT_EQ(value_at(c, info.path), value);
+        ++loaded;
+      } catch (const ConfigError& e) {
+        // Its own key, a key of its section (a cache's sets) or a message naming it.
+        const auto section = [](const std::string& path) { return path.substr(0, path.rfind('.')); };
+        EXPECT_TRUE(e.key() == info.path || section(e.key()) == section(info.path) ||
+                    std::string(e.what()).find(info.path) != std::string::npos)
+            << e.what();
+        ++refused;
+      }
+    }
+  }
+  EXPECT_GT(loaded, 3 * refused);  // most ends load on their own
+}
+
+// The run-time variants (tests/common/config_variants.h, each run by
+// tests/sc/extreme_config_test.cpp) put every numeric key of the chip's
+// sections at the table's maximum, and its minimum where the other keys
+// allow one: a new key or a changed range shows up here.
+TEST(ConfigRanges, TheRunVariantsReachTheTablesEnds) {
+  const Config small = small_chip();
+  std::vector<Config> variants;
+  for (const std::string& name : test::variant_names()) variants.push_back(test::make_variant(small, name));
+  for (const KeyInfo& info : cfg::keys()) {
+    if (info.kind != KeyInfo::Kind::kWhole && info.kind != KeyInfo::Kind::kNumber) continue;
+    if (info.path.rfind("shader.", 0) == 0 || info.path.rfind("bvh.", 0) == 0) continue;  // no chip run reads them
+    for (const double end : {info.min, info.max}) {
+      const std::string value = fmt::format("{}", end);
+      const bool reached = std::any_of(variants.begin(), variants.end(),
+                                       [&](const Config& c) { return value_at(c, info.path) == value; });
+      // l0.mshrs below 2 cannot hold a 128-byte node's two lines.
+      if (info.path == "l0.mshrs" && end < 2) continue;
+      EXPECT_TRUE(reached) << info.path << " = " << value << ": no variant in config_variants.h";
+    }
   }
 }
 
@@ -708,23 +827,24 @@ TEST(ConfigMemory, EveryKeyAtItsMaximumAtOnceIsRefusedAtTheLargestShare) {
   }
 }
 
-// Allowed one at a time, some keys multiply: 2048 TDs each with a
-// 100000-clock box pipeline (a register per clock) is refused at the latency.
-TEST(ConfigMemory, ManyTdsWithDeepPipelinesAreRefusedAtThePipeline) {
+// Allowed one at a time, some keys multiply: 2048 TDs each with 1024
+// instruction slots is refused at the queue. A 100000-clock box pipeline
+// is not: the datapaths hold no lane per clock of latency.
+TEST(ConfigMemory, ManyTdsWithDeepQueuesAreRefusedAtTheQueue) {
   Config c = small_chip();
   c.chip.wgps = 256;
   c.chip.tds_per_wgp = 8;
-  EXPECT_EQ(error_of(to_yaml(c)), "");
   c.td.box_latency_cycles = 100000;
+  EXPECT_EQ(error_of(to_yaml(c)), "");
+  c.td.instruction_queue_depth = 1024;
   const std::string yaml = to_yaml(c);
   const std::string message = error_of(yaml);
-  EXPECT_EQ(message.rfind(at(line_of(yaml, "  box_latency_cycles:"), value_column(yaml, "  box_latency_cycles:"),
-                             "td.box_latency_cycles: the timing model would need about "),
+  EXPECT_EQ(message.rfind(at(line_of(yaml, "  instruction_queue_depth:"), value_column(yaml, "  instruction_queue_depth:"),
+                             "td.instruction_queue_depth: the timing model would need about "),
                           0),
             0u)
       << message;
-  EXPECT_NE(message.find("2048 TDs (chip.wgps x chip.tds_per_wgp) x 100001 box pipeline registers"),
-            std::string::npos)
+  EXPECT_NE(message.find("2048 TDs (chip.wgps x chip.tds_per_wgp) x 1024 instruction slots"), std::string::npos)
       << message;
 }
 
