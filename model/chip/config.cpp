@@ -287,16 +287,17 @@ void write_line(std::string& out, int indent, const char* key, const std::string
 }
 
 // One of a few words (an enumeration): "must be one of normal, high (got 'x')".
-KeyInfo key_info(const std::string& path, KeyInfo::Kind kind, std::string range) {
+KeyInfo key_info(const std::string& path, KeyInfo::Kind kind, std::string range, const char* what) {
   KeyInfo info;
   info.path = path;
   info.kind = kind;
   info.range = std::move(range);
+  info.what = what;
   return info;
 }
 
 template <class S>
-Field<S> word(const char* key, std::string S::*member, std::vector<std::string> allowed) {
+Field<S> word(const char* key, std::string S::*member, std::vector<std::string> allowed, const char* what) {
   return {key,
           [key, member, allowed](const ConfigReader& r, const Value& v, const std::string& path, S& out) {
             const std::string text = r.read_text(v, join_path(path, key));
@@ -306,15 +307,16 @@ Field<S> word(const char* key, std::string S::*member, std::vector<std::string> 
             out.*member = text;
           },
           [key, member](std::string& out, int indent, const S& in) { write_line(out, indent, key, in.*member); },
-          [key, allowed](const std::string& path, std::vector<KeyInfo>& out) {
-            KeyInfo info = key_info(join_path(path, key), KeyInfo::Kind::kWord, fmt::format("{}", fmt::join(allowed, " | ")));
+          [key, allowed, what](const std::string& path, std::vector<KeyInfo>& out) {
+            KeyInfo info = key_info(join_path(path, key), KeyInfo::Kind::kWord,
+                                    fmt::format("{}", fmt::join(allowed, " | ")), what);
             info.words = allowed;
             out.push_back(std::move(info));
           }};
 }
 
 template <class S>
-Field<S> text(const char* key, std::string S::*member) {
+Field<S> text(const char* key, std::string S::*member, const char* what) {
   return {key,
           [key, member](const ConfigReader& r, const Value& v, const std::string& path, S& out) {
             out.*member = r.read_text(v, join_path(path, key));
@@ -322,9 +324,10 @@ Field<S> text(const char* key, std::string S::*member) {
           [key, member](std::string& out, int indent, const S& in) {
             write_line(out, indent, key, yaml_quoted(in.*member));
           },
-          [key](const std::string& path, std::vector<KeyInfo>& out) {
+          [key, what](const std::string& path, std::vector<KeyInfo>& out) {
             out.push_back(key_info(join_path(path, key), KeyInfo::Kind::kText,
-                                   fmt::format("non-empty string, <= {} bytes, no control characters", kMaxNameBytes)));
+                                   fmt::format("non-empty string, <= {} bytes, no control characters", kMaxNameBytes),
+                                   what));
           }};
 }
 
@@ -342,7 +345,7 @@ struct RangeNote {
 };
 
 template <class S>
-Field<S> whole(const char* key, uint32_t S::*member, UnsignedRange range, RangeNote note = {}) {
+Field<S> whole(const char* key, uint32_t S::*member, UnsignedRange range, const char* what, RangeNote note = {}) {
   return {key,
           [key, member, range](const ConfigReader& r, const Value& v, const std::string& path, S& out) {
             out.*member = r.read_unsigned(v, join_path(path, key), range.min, range.max, range.power_of_two);
@@ -350,11 +353,11 @@ Field<S> whole(const char* key, uint32_t S::*member, UnsignedRange range, RangeN
           [key, member](std::string& out, int indent, const S& in) {
             write_line(out, indent, key, fmt::format("{}", in.*member));
           },
-          [key, range, note](const std::string& path, std::vector<KeyInfo>& out) {
+          [key, range, what, note](const std::string& path, std::vector<KeyInfo>& out) {
             std::string text = fmt::format("{}..{}", range.min, range.max);
             if (range.power_of_two) text += ", power of two";
             if (note.text) text = note.replaces ? std::string(note.text) : text + ", " + note.text;
-            KeyInfo info = key_info(join_path(path, key), KeyInfo::Kind::kWhole, text);
+            KeyInfo info = key_info(join_path(path, key), KeyInfo::Kind::kWhole, text, what);
             info.min = static_cast<double>(range.min);
             info.max = static_cast<double>(range.max);
             info.power_of_two = range.power_of_two;
@@ -368,7 +371,7 @@ struct NumberRange {
 };
 
 template <class S>
-Field<S> number(const char* key, double S::*member, NumberRange range) {
+Field<S> number(const char* key, double S::*member, NumberRange range, const char* what) {
   return {key,
           [key, member, range](const ConfigReader& r, const Value& v, const std::string& path, S& out) {
             out.*member = r.read_number(v, join_path(path, key), range.min, range.max);
@@ -377,9 +380,9 @@ Field<S> number(const char* key, double S::*member, NumberRange range) {
             // Shortest representation that reads back to the same double.
             write_line(out, indent, key, fmt::format("{}", in.*member));
           },
-          [key, range](const std::string& path, std::vector<KeyInfo>& out) {
+          [key, range, what](const std::string& path, std::vector<KeyInfo>& out) {
             KeyInfo info = key_info(join_path(path, key), KeyInfo::Kind::kNumber,
-                                    fmt::format("{}..{}", range.min, range.max));
+                                    fmt::format("{}..{}", range.min, range.max), what);
             info.min = range.min;
             info.max = range.max;
             out.push_back(std::move(info));
@@ -459,11 +462,12 @@ constexpr UnsignedRange kLatency{1, 100000};
 const Section<ChipConfig>& chip_section() {
   static const Section<ChipConfig> section{
       {
-          text("name", &ChipConfig::name),
-          number("clock_mhz", &ChipConfig::clock_mhz, {0.001, 10000}),
-          whole("wgps", &ChipConfig::wgps, {1, 256}),
-          whole("tds_per_wgp", &ChipConfig::tds_per_wgp, {1, 8}),
-          whole("shader_arrays", &ChipConfig::shader_arrays, {1, 64}, {"<= wgps"}),
+          text("name", &ChipConfig::name, "the chip's name, for reports"),
+          number("clock_mhz", &ChipConfig::clock_mhz, {0.001, 10000}, "the one clock of the whole chip, MHz"),
+          whole("wgps", &ChipConfig::wgps, {1, 256}, "active WGPs (work-group processors, two CUs each)"),
+          whole("tds_per_wgp", &ChipConfig::tds_per_wgp, {1, 8}, "TD blocks per WGP (one per CU)"),
+          whole("shader_arrays", &ChipConfig::shader_arrays, {1, 64},
+              "shader arrays, each with its own L1; the WGPs are spread evenly over them", {"<= wgps"}),
       },
       [](const ConfigReader& r, const SectionNodes& nodes, const ChipConfig& c) {
         if (c.shader_arrays > c.wgps) {
@@ -506,14 +510,22 @@ DatapathMismatch datapath_mismatch(const TdConfig& c) {
 
 const Section<TdConfig>& td_section() {
   static const Section<TdConfig> section{{
-      whole("instruction_queue_depth", &TdConfig::instruction_queue_depth, kQueue),
-      whole("fetch_queue_depth", &TdConfig::fetch_queue_depth, kQueue),
-      whole("return_buffer_entries", &TdConfig::return_buffer_entries, kQueue),
-      whole("box_latency_cycles", &TdConfig::box_latency_cycles, kLatency),
-      whole("triangle_latency_cycles", &TdConfig::triangle_latency_cycles, kLatency),
-      whole("sort_latency_cycles", &TdConfig::sort_latency_cycles, kLatency),
-      whole("return_latency_cycles", &TdConfig::return_latency_cycles, {0, 100000}),
-      word("datapath", &TdConfig::datapath, datapath_words()),
+      whole("instruction_queue_depth", &TdConfig::instruction_queue_depth, kQueue,
+          "wave instructions the TD holds (waiting or in flight)"),
+      whole("fetch_queue_depth", &TdConfig::fetch_queue_depth, kQueue,
+          "lanes between the lane sequencer and node fetch"),
+      whole("return_buffer_entries", &TdConfig::return_buffer_entries, kQueue,
+          "lanes between node fetch and the datapaths (fetched or waiting for their bytes)"),
+      whole("box_latency_cycles", &TdConfig::box_latency_cycles, kLatency, "box datapath pipeline depth, clocks"),
+      whole("triangle_latency_cycles", &TdConfig::triangle_latency_cycles, kLatency,
+          "triangle datapath pipeline depth, clocks"),
+      whole("sort_latency_cycles", &TdConfig::sort_latency_cycles, kLatency,
+          "sorting network after the box datapath, clocks"),
+      whole("return_latency_cycles", &TdConfig::return_latency_cycles, {0, 100000},
+          "clocks from an instruction's last lane written to its results at the wave"),
+      word("datapath", &TdConfig::datapath, datapath_words(),
+          "what computes the datapaths: cpp (the golden reference's maths) or rtl (the Verilated units); the same "
+          "results and cycles"),
   }, [](const ConfigReader& r, const SectionNodes& nodes, const TdConfig& c) {
         if (const DatapathMismatch m = datapath_mismatch(c); m.key)
           r.fail(nodes.mark_of(m.key), join_path(nodes.path, m.key), m.message);
@@ -524,12 +536,13 @@ const Section<TdConfig>& td_section() {
 const Section<CacheConfig>& cache_section() {
   static const Section<CacheConfig> section{
       {
-          whole("size_kib", &CacheConfig::size_kib, {1, 1048576}, {"whole power-of-two sets"}),
-          whole("ways", &CacheConfig::ways, {1, 4096}),
-          whole("line_bytes", &CacheConfig::line_bytes, {16, 4096, true}),
-          whole("hit_latency_cycles", &CacheConfig::hit_latency_cycles, kLatency),
-          whole("mshrs", &CacheConfig::mshrs, kQueue),
-          whole("bytes_per_clock", &CacheConfig::bytes_per_clock, {1, 4096}),
+          whole("size_kib", &CacheConfig::size_kib, {1, 1048576}, "capacity, KiB", {"whole power-of-two sets"}),
+          whole("ways", &CacheConfig::ways, {1, 4096}, "associativity"),
+          whole("line_bytes", &CacheConfig::line_bytes, {16, 4096, true}, "line size, bytes"),
+          whole("hit_latency_cycles", &CacheConfig::hit_latency_cycles, kLatency,
+              "clocks from a request to its data on a hit"),
+          whole("mshrs", &CacheConfig::mshrs, kQueue, "miss status holding registers: lines missing at once"),
+          whole("bytes_per_clock", &CacheConfig::bytes_per_clock, {1, 4096}, "bytes it returns per clock"),
       },
       [](const ConfigReader& r, const SectionNodes& nodes, const CacheConfig& c) {
         const uint64_t size = uint64_t{c.size_kib} * 1024;
@@ -551,7 +564,7 @@ const Section<CacheConfig>& cache_section() {
 
 const Section<L2Config>& l2_section() {
   static const Section<L2Config> section{{
-      whole("slices", &L2Config::slices, {1, 256}),
+      whole("slices", &L2Config::slices, {1, 256}, "L2 slices (channels); lines are interleaved across them"),
       group("slice", &L2Config::slice, cache_section()),
   }, {}};
   return section;
@@ -559,10 +572,12 @@ const Section<L2Config>& l2_section() {
 
 const Section<DramConfig>& dram_section() {
   static const Section<DramConfig> section{{
-      whole("channels", &DramConfig::channels, {1, 1024}),
-      whole("interleave_bytes", &DramConfig::interleave_bytes, {16, 1048576, true}),
-      number("bandwidth_gb_per_s", &DramConfig::bandwidth_gb_per_s, {0.001, 100000}),
-      number("latency_ns", &DramConfig::latency_ns, {0, 1000000}),
+      whole("channels", &DramConfig::channels, {1, 1024},
+          "DRAM channels; interleave_bytes stripes are spread across them"),
+      whole("interleave_bytes", &DramConfig::interleave_bytes, {16, 1048576, true}, "bytes of one channel's stripe"),
+      number("bandwidth_gb_per_s", &DramConfig::bandwidth_gb_per_s, {0.001, 100000},
+          "the whole device's bandwidth, GB/s (1 GB = 1e9 bytes)"),
+      number("latency_ns", &DramConfig::latency_ns, {0, 1000000}, "latency beyond the L2 miss path, ns"),
   }, {}};
   return section;
 }
@@ -570,19 +585,29 @@ const Section<DramConfig>& dram_section() {
 const Section<ShaderConfig>& shader_section() {
   static const Section<ShaderConfig> section{
       {
-          whole("lanes_per_wave", &ShaderConfig::lanes_per_wave, {32, 64}, {"32 or 64", true}),
-          whole("simds_per_td", &ShaderConfig::simds_per_td, {1, 4}),
-          whole("waves_per_simd", &ShaderConfig::waves_per_simd, {0, 32}),
-          whole("vgprs", &ShaderConfig::vgprs, {1, 256}),
-          whole("stack_entries", &ShaderConfig::stack_entries, {1, 64}),
-          word("overflow", &ShaderConfig::overflow, {"parent_pointers", "restart"}),
-          whole("alu_instructions_per_iteration", &ShaderConfig::alu_instructions_per_iteration, {0, 100000}),
-          whole("alu_instructions_per_instance", &ShaderConfig::alu_instructions_per_instance, {0, 100000}),
-          whole("lds_latency_cycles", &ShaderConfig::lds_latency_cycles, {0, 100000}),
-          whole("hit_attribute_loads", &ShaderConfig::hit_attribute_loads, {0, 3}),
-          whole("hit_texture_loads", &ShaderConfig::hit_texture_loads, {0, 16}),
-          whole("hit_texture_kib", &ShaderConfig::hit_texture_kib, {1, 1048576}),
-          whole("hit_alu_instructions", &ShaderConfig::hit_alu_instructions, {0, 100000}),
+          whole("lanes_per_wave", &ShaderConfig::lanes_per_wave, {32, 64}, "wave size, lanes", {"32 or 64", true}),
+          whole("simds_per_td", &ShaderConfig::simds_per_td, {1, 4}, "SIMDs of the compute unit a TD serves"),
+          whole("waves_per_simd", &ShaderConfig::waves_per_simd, {0, 32},
+              "occupancy, waves per SIMD; 0: from vgprs and the stacks' LDS"),
+          whole("vgprs", &ShaderConfig::vgprs, {1, 256}, "VGPRs per lane the traversal shader allocates"),
+          whole("stack_entries", &ShaderConfig::stack_entries, {1, 64},
+              "short-stack entries per lane (4 bytes each, in LDS)"),
+          word("overflow", &ShaderConfig::overflow, overflow_words(),
+              "the way back once the short stack dropped entries: by parent pointers, or a restart from the root"),
+          whole("alu_instructions_per_iteration", &ShaderConfig::alu_instructions_per_iteration, {0, 100000},
+              "VALU instructions of one traversal-loop iteration"),
+          whole("alu_instructions_per_instance", &ShaderConfig::alu_instructions_per_instance, {0, 100000},
+              "VALU instructions of the instance step (TLAS to BLAS)"),
+          whole("lds_latency_cycles", &ShaderConfig::lds_latency_cycles, {0, 100000},
+              "clocks of a stack pop's LDS read, before the next intersect"),
+          whole("hit_attribute_loads", &ShaderConfig::hit_attribute_loads, {0, 3},
+              "closest-hit shading: 16-byte loads of the hit triangle's vertex attributes"),
+          whole("hit_texture_loads", &ShaderConfig::hit_texture_loads, {0, 16},
+              "closest-hit shading: textures read, one 16-byte block each"),
+          whole("hit_texture_kib", &ShaderConfig::hit_texture_kib, {1, 1048576},
+              "closest-hit shading: each texture's size, KiB"),
+          whole("hit_alu_instructions", &ShaderConfig::hit_alu_instructions, {0, 100000},
+              "closest-hit shading: VALU instructions once its loads land"),
       },
       [](const ConfigReader& r, const SectionNodes& nodes, const ShaderConfig& c) {
         if (c.lanes_per_wave != 32 && c.lanes_per_wave != 64)
@@ -594,16 +619,22 @@ const Section<ShaderConfig>& shader_section() {
 
 const Section<BvhConfig>& bvh_section() {
   static const Section<BvhConfig> section{{
-      word("blas_builder", &BvhConfig::blas_builder, {"sah", "lbvh", "ploc"}),
-      word("tlas_builder", &BvhConfig::tlas_builder, {"sah", "lbvh", "ploc"}),
-      whole("ploc_radius", &BvhConfig::ploc_radius, {1, 64}),
-      word("tapu", &BvhConfig::tapu, {"off", "scene", "4", "16"}),
-      word("quality", &BvhConfig::quality, {"normal", "high"}),
-      word("fp16", &BvhConfig::fp16, {"none", "leaf", "mixed", "all"}),
-      number("fp16_threshold", &BvhConfig::fp16_threshold, {-1, 1000}),
-      word("pack", &BvhConfig::pack, {"single", "pairs", "strips"}),
-      whole("max_leaf_size", &BvhConfig::max_leaf_size, {1, 4}),
-      number("split_budget", &BvhConfig::split_budget, {0, 4}),
+      word("blas_builder", &BvhConfig::blas_builder, builder_words(),
+          "the builder of each BLAS (and of a one-level BVH)"),
+      word("tlas_builder", &BvhConfig::tlas_builder, builder_words(), "the builder of the TLAS"),
+      whole("ploc_radius", &BvhConfig::ploc_radius, {1, 64}, "PLOC's nearest-neighbour search radius"),
+      word("tapu", &BvhConfig::tapu, tapu_words(),
+          "which instances the TLAS pulls up (TAPU): none, those the scene flags, or every one by 4 or 16"),
+      word("quality", &BvhConfig::quality, quality_words(),
+          "the SAH builder's quality: normal, or high (spatial splits)"),
+      word("fp16", &BvhConfig::fp16, fp16_words(), "which box nodes are FP16 (the TLAS is FP32 whatever this says)"),
+      number("fp16_threshold", &BvhConfig::fp16_threshold, {-1, 1000},
+          "mixed: the largest surface-area growth an FP16 box node may add"),
+      word("pack", &BvhConfig::pack, pack_words(),
+          "triangles per triangle node: single, pairs (quads) or strips (up to four)"),
+      whole("max_leaf_size", &BvhConfig::max_leaf_size, {1, 4}, "triangles per leaf (the SAH builder)"),
+      number("split_budget", &BvhConfig::split_budget, {0, 4},
+          "extra references per triangle that spatial splits may add"),
   }, {}};
   return section;
 }
@@ -850,6 +881,30 @@ const std::vector<KeyInfo>& keys() {
 
 const std::vector<std::string>& datapath_words() {
   static const std::vector<std::string> words = {"cpp", "rtl"};
+  return words;
+}
+const std::vector<std::string>& overflow_words() {
+  static const std::vector<std::string> words = {"parent_pointers", "restart"};
+  return words;
+}
+const std::vector<std::string>& builder_words() {
+  static const std::vector<std::string> words = {"sah", "lbvh", "ploc"};
+  return words;
+}
+const std::vector<std::string>& tapu_words() {
+  static const std::vector<std::string> words = {"off", "scene", "4", "16"};
+  return words;
+}
+const std::vector<std::string>& quality_words() {
+  static const std::vector<std::string> words = {"normal", "high"};
+  return words;
+}
+const std::vector<std::string>& fp16_words() {
+  static const std::vector<std::string> words = {"none", "leaf", "mixed", "all"};
+  return words;
+}
+const std::vector<std::string>& pack_words() {
+  static const std::vector<std::string> words = {"single", "pairs", "strips"};
   return words;
 }
 

@@ -17,10 +17,11 @@
 // where there is none (`configs/x.yaml: cannot open`, an empty file).
 // file() is the bare file name, key() the bare key path ("" if none).
 //
-// Keys and the values each takes: one table in config.cpp, which reads,
-// checks and writes them and lists them (keys(), below); the shipped
-// configs repeat each key's range in its comment, and a test holds them to
-// the table. A few checks span keys: chip.shader_arrays <= chip.wgps, a
+// Keys, the values each takes and what each is: one table in config.cpp,
+// which reads, checks and writes them and lists them (keys(), below;
+// `tdsim keys`, docs/configuration.md); the structs below hold one member
+// per key, of its name. The shipped configs repeat each key's range in its
+// comment, and tests hold them and the docs to the table. A few checks span keys: chip.shader_arrays <= chip.wgps, a
 // cache's size a whole power-of-two number of sets, the MSHRs and lines
 // the largest request of each level needs, and td.datapath: rtl (the RTL's
 // own latencies and a build with TDSIM_RTL).
@@ -39,7 +40,9 @@
 // cache of any allowed size costs memory in proportion to its use. No SystemC.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -48,22 +51,22 @@
 namespace td::cfg {
 
 struct ChipConfig {
-  std::string name;           // "Xbox Series X"
-  double clock_mhz = 0;       // one clock for the whole chip
-  uint32_t wgps = 0;          // active WGPs
-  uint32_t tds_per_wgp = 0;   // TD blocks per WGP (one per CU)
-  uint32_t shader_arrays = 0; // each with its own L1; WGPs spread evenly
+  std::string name;
+  double clock_mhz = 0;
+  uint32_t wgps = 0;
+  uint32_t tds_per_wgp = 0;
+  uint32_t shader_arrays = 0;
 };
 
 struct TdConfig {
-  uint32_t instruction_queue_depth = 0;  // wave instructions waiting at the TD
-  uint32_t fetch_queue_depth = 0;        // lanes between sequencer and node fetch
-  uint32_t return_buffer_entries = 0;    // lanes in flight between fetch and datapath
-  uint32_t box_latency_cycles = 0;       // box datapath pipeline depth
-  uint32_t triangle_latency_cycles = 0;  // triangle datapath pipeline depth
-  uint32_t sort_latency_cycles = 0;      // sorting network after the box datapath
-  uint32_t return_latency_cycles = 0;    // last lane written -> results back at the wave
-  std::string datapath;                  // cpp (the reference's maths) | rtl (the Verilated units)
+  uint32_t instruction_queue_depth = 0;
+  uint32_t fetch_queue_depth = 0;
+  uint32_t return_buffer_entries = 0;
+  uint32_t box_latency_cycles = 0;
+  uint32_t triangle_latency_cycles = 0;
+  uint32_t sort_latency_cycles = 0;
+  uint32_t return_latency_cycles = 0;
+  std::string datapath;
 };
 
 struct CacheConfig {
@@ -77,49 +80,46 @@ struct CacheConfig {
 
 struct L2Config {
   uint32_t slices = 0;
-  CacheConfig slice;  // geometry of one slice (size_kib per slice)
+  CacheConfig slice;
 };
 
 struct DramConfig {
   uint32_t channels = 0;
   uint32_t interleave_bytes = 0;
-  double bandwidth_gb_per_s = 0;  // whole device, 1 GB = 1e9 bytes
-  double latency_ns = 0;          // beyond the L2 miss path
+  double bandwidth_gb_per_s = 0;
+  double latency_ns = 0;
 };
 
 // The SIMDs that feed a TD with a traversal shader (`tdsim run`): occupancy,
 // the per-lane short stack in LDS and the loop's ALU work.
 struct ShaderConfig {
-  uint32_t lanes_per_wave = 0;                  // 32 or 64
-  uint32_t simds_per_td = 0;                    // SIMDs of the compute unit a TD serves
-  uint32_t waves_per_simd = 0;                  // occupancy, an explicit override; 0: from vgprs and the LDS (shader_occupancy)
-  uint32_t vgprs = 0;                           // VGPRs per lane the traversal shader allocates
-  uint32_t stack_entries = 0;                   // short-stack entries per lane (4 B each in LDS)
-  std::string overflow;                         // parent_pointers | restart: the way back once entries were dropped
-  uint32_t alu_instructions_per_iteration = 0;  // VALU work of one traversal-loop iteration
-  uint32_t alu_instructions_per_instance = 0;   // VALU work of the instance step (two levels)
-  uint32_t lds_latency_cycles = 0;              // a stack pop's LDS read, before the next intersect
-  // The closest-hit shading a wave does once its traversal is done
-  // (tb/traversal/hit_shading.h): per lane whose ray hit, 16-byte loads of
-  // its triangle's vertex attributes, then of texture blocks, then ALU work.
-  uint32_t hit_attribute_loads = 0;  // the triangle's vertices' attributes, one 16-byte load each
-  uint32_t hit_texture_loads = 0;    // texture blocks, one 16-byte load (a BC block) from each of as many textures
-  uint32_t hit_texture_kib = 0;      // each texture's size
-  uint32_t hit_alu_instructions = 0; // VALU work of the shading, once its loads land
+  uint32_t lanes_per_wave = 0;
+  uint32_t simds_per_td = 0;
+  uint32_t waves_per_simd = 0;
+  uint32_t vgprs = 0;
+  uint32_t stack_entries = 0;
+  std::string overflow;
+  uint32_t alu_instructions_per_iteration = 0;
+  uint32_t alu_instructions_per_instance = 0;
+  uint32_t lds_latency_cycles = 0;
+  uint32_t hit_attribute_loads = 0;
+  uint32_t hit_texture_loads = 0;
+  uint32_t hit_texture_kib = 0;
+  uint32_t hit_alu_instructions = 0;
 };
 
 // How `tdsim run` builds the scene's BVH (tb/scene/bvh_options.h says what each means).
 struct BvhConfig {
-  std::string quality;        // normal | high (spatial splits)
-  std::string blas_builder;   // sah | lbvh | ploc: the builder of a BLAS (and of a one-level BVH)
-  std::string tlas_builder;   // sah | lbvh | ploc: the TLAS's
-  uint32_t ploc_radius = 0;   // PLOC's nearest-neighbour search radius
-  std::string tapu;           // off | scene | 4 | 16: which instances the TLAS pulls up (TAPU)
-  std::string fp16;           // none | leaf | mixed | all: which box nodes are FP16
-  double fp16_threshold = 0;  // mixed: largest surface-area growth an FP16 box node may add
-  std::string pack;           // single | pairs | strips
-  uint32_t max_leaf_size = 0; // triangles per Embree leaf
-  double split_budget = 0;    // extra triangle references spatial splits may add, per triangle
+  std::string quality;
+  std::string blas_builder;
+  std::string tlas_builder;
+  uint32_t ploc_radius = 0;
+  std::string tapu;
+  std::string fp16;
+  double fp16_threshold = 0;
+  std::string pack;
+  uint32_t max_leaf_size = 0;
+  double split_budget = 0;
 };
 
 struct Config {
@@ -176,9 +176,32 @@ Config parse_config(std::string_view yaml_text, const std::string& source_name,
 // and the first key that does not fit it, e.g.
 //   configs/small.yaml: td.box_latency_cycles: must be 8 with td.datapath: rtl, ...
 Config with_datapath(Config config, const std::string& datapath);
-// The words td.datapath takes (model/chip/datapaths.h has an implementation
-// for each this build has): "cpp", "rtl".
-const std::vector<std::string>& datapath_words();
+// The words of each key that takes one, each list written here only: the
+// table reads, checks and documents the key with it, and the testbench's
+// enum for the key numbers its values in the list's order (word_of and
+// value_of below map between them).
+const std::vector<std::string>& datapath_words();  // td.datapath: cpp, rtl (model/chip/datapaths.h)
+const std::vector<std::string>& overflow_words();  // shader.overflow: parent_pointers, restart
+const std::vector<std::string>& builder_words();   // bvh.blas_builder, bvh.tlas_builder: sah, lbvh, ploc
+const std::vector<std::string>& tapu_words();      // bvh.tapu: off, scene, 4, 16
+const std::vector<std::string>& quality_words();   // bvh.quality: normal, high
+const std::vector<std::string>& fp16_words();      // bvh.fp16: none, leaf, mixed, all
+const std::vector<std::string>& pack_words();      // bvh.pack: single, pairs, strips
+
+// The word of an enum's value, the enum numbering its values in the
+// list's order ("?" past its end), and the value of a word (nullopt if the
+// list has none such).
+template <typename Enum>
+const char* word_of(const std::vector<std::string>& words, Enum value) {
+  const auto index = static_cast<size_t>(value);
+  return index < words.size() ? words[index].c_str() : "?";
+}
+template <typename Enum>
+std::optional<Enum> value_of(const std::vector<std::string>& words, const std::string& word) {
+  for (size_t i = 0; i < words.size(); ++i)
+    if (words[i] == word) return static_cast<Enum>(i);
+  return std::nullopt;
+}
 
 // One key as the table declares it, in the table's order: every leaf key
 // of the file (chip.name, td.box_latency_cycles, l2.slice.mshrs, ...).
@@ -192,6 +215,7 @@ struct KeyInfo {
   double min = 0, max = 0;         // kWhole and kNumber: the ends
   bool power_of_two = false;       // kWhole
   std::vector<std::string> words;  // kWord
+  std::string what;                // what it is, one line: "box datapath pipeline depth, clocks"
 };
 const std::vector<KeyInfo>& keys();
 

@@ -191,7 +191,7 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   run::RunReport report;
   report.chip_name = config.chip.name;
   report.config_source = config.source;
-  report.parent_pointers = traversal_options.overflow == traversal::Overflow::kParentPointers;
+  report.overflow = traversal_options.overflow;
   report.effective_config = cfg::to_yaml(config);
   report.tds = config.td_count();
   report.clock_mhz = config.chip.clock_mhz;

@@ -22,6 +22,7 @@
 #include "tb/cli/check_command.h"
 #include "tb/cli/common_options.h"
 #include "tb/cli/gen_vectors_command.h"
+#include "tb/cli/keys_command.h"
 #include "tb/cli/peak_command.h"
 #include "tb/cli/regress_command.h"
 #include "tb/cli/run_command.h"
@@ -83,8 +84,11 @@ int main(int argc, char** argv) {
   td::tb::CalibrateOptions calibrate;
   CLI::App* calibrate_cmd = td::tb::add_calibrate_command(app, calibrate, TDSIM_DEFAULT_CONFIG);
 
-  const std::vector<CLI::App*> commands{run_cmd,     check_cmd, peak_cmd,  bench_cmd,
-                                        gen_cmd,     regress_cmd, sweep_cmd, calibrate_cmd};
+  td::tb::KeysOptions keys;
+  CLI::App* keys_cmd = td::tb::add_keys_command(app, keys);
+
+  const std::vector<CLI::App*> commands{run_cmd, check_cmd,   peak_cmd,  bench_cmd,     gen_cmd,
+                                        regress_cmd, sweep_cmd, calibrate_cmd, keys_cmd};
   if (argc >= 2 && argv[1][0] != '-' && !find_command(commands, argv[1])) {
     const std::string first = argv[1];
     if (first == "help") {
@@ -113,6 +117,7 @@ int main(int argc, char** argv) {
     if (*regress_cmd) return td::tb::run_regress_command(regress_cmd, regress);
     if (*sweep_cmd) return td::tb::run_sweep_command(sweep_cmd, sweep);
     if (*calibrate_cmd) return td::tb::run_calibrate_command(calibrate_cmd, calibrate);
+    if (*keys_cmd) return td::tb::run_keys_command(keys);
   } catch (const td::sim::Interrupted&) {
     std::cerr << "tdsim: interrupted; nothing written\n";
     return td::sim::interrupt_exit_code();

@@ -22,8 +22,7 @@ scene::BvhOptions bvh_options(const cfg::Config& config) {
 traversal::TraversalOptions traversal_options(const cfg::Config& config) {
   traversal::TraversalOptions options;
   options.stack_entries = config.shader.stack_entries;
-  options.overflow =
-      config.shader.overflow == "restart" ? traversal::Overflow::kRestart : traversal::Overflow::kParentPointers;
+  options.overflow = *cfg::value_of<traversal::Overflow>(cfg::overflow_words(), config.shader.overflow);
   return options;
 }
 

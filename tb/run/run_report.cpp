@@ -45,7 +45,7 @@ std::string format_run_report(const RunReport& r) {
                      4 * per_ray(n.box_steps, n.rays), per_ray(n.triangle_steps, n.rays));
   if (r.scene_report)
     out += fmt::format(", {:.2f} instance nodes", per_ray(n.instance_steps, n.rays));
-  if (r.parent_pointers)
+  if (r.overflow == traversal::Overflow::kParentPointers)
     out += fmt::format("); {} dropped stack entries, {} parent links loaded, {} parents re-issued, max stack {}\n",
                        n.dropped_entries, n.parent_loads, n.reissues, n.max_stack);
   else
@@ -87,7 +87,7 @@ std::string format_run_report(const RunReport& r) {
     if (t.counts_loads) {
       std::string what;
       for (const auto& [used, name] : {std::pair{r.scene_report.has_value(), "instance nodes"},
-                                       std::pair{r.parent_pointers, "parent links"},
+                                       std::pair{r.overflow == traversal::Overflow::kParentPointers, "parent links"},
                                        std::pair{r.shading.on(), "closest-hit shading"}})
         if (used) what += (what.empty() ? "" : ", ") + std::string(name);
       out += fmt::format("  vector loads ({}): {} lanes, {} bytes; hit rate", what, t.load_lanes, t.load_bytes);
@@ -207,7 +207,7 @@ std::string run_report_json(const RunReport& r) {
   json.key("hits").value(n.hits);
   json.key("box_nodes").value(n.box_steps);
   json.key("triangle_tests_functional").value(n.triangle_steps);
-  json.key("overflow").value(r.parent_pointers ? "parent_pointers" : "restart");
+  json.key("overflow").value(cfg::word_of(cfg::overflow_words(), r.overflow));
   json.key("restarts").value(n.restarts);
   json.key("dropped_entries").value(n.dropped_entries);
   json.key("parent_loads").value(n.parent_loads);

@@ -43,7 +43,8 @@ struct RunReport {
   double setup_wall_s = 0;    // scene load, BVH build, ray generation
   std::optional<TimingFigures> timing;
   bool partial = false;       // interrupted: figures cover the rays that finished
-  bool parent_pointers = false;  // the walks' overflow: parent pointers (else restarts)
+  traversal::Overflow overflow = traversal::Overflow::kParentPointers;  // the walks'
+
   cfg::Occupancy occupancy;   // timed: the waves per SIMD the shader ran at, and why
   uint32_t vgprs = 0;         // timed: the shader's VGPRs per lane
   traversal::HitShading shading;  // timed: what the shader did per lane that hit (off: none)

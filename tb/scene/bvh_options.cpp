@@ -2,70 +2,34 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <cmath>
-#include <utility>
+
+#include "model/chip/config.h"
 
 namespace td::scene {
 
-namespace {
-
-constexpr std::array<std::pair<const char*, Fp16Policy>, 4> kFp16Policies = {{
-    {"none", Fp16Policy::kNone}, {"leaf", Fp16Policy::kLeaf}, {"mixed", Fp16Policy::kMixed}, {"all", Fp16Policy::kAll}}};
-
-constexpr std::array<std::pair<const char*, BvhBuilder>, 3> kBuilders = {
-    {{"sah", BvhBuilder::kSah}, {"lbvh", BvhBuilder::kLbvh}, {"ploc", BvhBuilder::kPloc}}};
-
-constexpr std::array<std::pair<const char*, TapuPolicy>, 4> kTapuPolicies = {{{"off", TapuPolicy::kOff},
-                                                                              {"scene", TapuPolicy::kScene},
-                                                                              {"4", TapuPolicy::kTapu4},
-                                                                              {"16", TapuPolicy::kTapu16}}};
-
-// A word table's name of `value` ("?" if absent), and its value of `word`.
-template <typename Table, typename Value>
-const char* name_in(const Table& table, Value value) {
-  for (const auto& [name, v] : table)
-    if (v == value) return name;
-  return "?";
-}
-template <typename Table>
-auto value_in(const Table& table, const std::string& word) -> std::optional<decltype(table[0].second)> {
-  for (const auto& [name, value] : table)
-    if (word == name) return value;
-  return std::nullopt;
-}
-
-}  // namespace
-
-const char* builder_name(BvhBuilder builder) { return name_in(kBuilders, builder); }
-std::optional<BvhBuilder> parse_builder(const std::string& word) { return value_in(kBuilders, word); }
-const char* fp16_policy_name(Fp16Policy policy) { return name_in(kFp16Policies, policy); }
-std::optional<Fp16Policy> parse_fp16_policy(const std::string& word) { return value_in(kFp16Policies, word); }
-const char* tapu_policy_name(TapuPolicy policy) { return name_in(kTapuPolicies, policy); }
-std::optional<TapuPolicy> parse_tapu_policy(const std::string& word) { return value_in(kTapuPolicies, word); }
-
-const char* quality_name(BvhQuality quality) { return quality == BvhQuality::kHigh ? "high" : "normal"; }
-
-const char* packing_name(TrianglePacking pack) {
-  switch (pack) {
-    case TrianglePacking::kSingle: return "single";
-    case TrianglePacking::kPairs: return "pairs";
-    case TrianglePacking::kStrips: return "strips";
-  }
-  return "?";
-}
+// Each enum numbers its values in the order of the config's word list for
+// its key (cfg::word_of, cfg::value_of).
+const char* quality_name(BvhQuality quality) { return cfg::word_of(cfg::quality_words(), quality); }
+const char* packing_name(TrianglePacking pack) { return cfg::word_of(cfg::pack_words(), pack); }
+const char* fp16_policy_name(Fp16Policy policy) { return cfg::word_of(cfg::fp16_words(), policy); }
+const char* builder_name(BvhBuilder builder) { return cfg::word_of(cfg::builder_words(), builder); }
+const char* tapu_policy_name(TapuPolicy policy) { return cfg::word_of(cfg::tapu_words(), policy); }
 
 std::optional<BvhQuality> parse_quality(const std::string& word) {
-  if (word == "normal") return BvhQuality::kNormal;
-  if (word == "high") return BvhQuality::kHigh;
-  return std::nullopt;
+  return cfg::value_of<BvhQuality>(cfg::quality_words(), word);
 }
-
 std::optional<TrianglePacking> parse_packing(const std::string& word) {
-  if (word == "single") return TrianglePacking::kSingle;
-  if (word == "pairs") return TrianglePacking::kPairs;
-  if (word == "strips") return TrianglePacking::kStrips;
-  return std::nullopt;
+  return cfg::value_of<TrianglePacking>(cfg::pack_words(), word);
+}
+std::optional<Fp16Policy> parse_fp16_policy(const std::string& word) {
+  return cfg::value_of<Fp16Policy>(cfg::fp16_words(), word);
+}
+std::optional<BvhBuilder> parse_builder(const std::string& word) {
+  return cfg::value_of<BvhBuilder>(cfg::builder_words(), word);
+}
+std::optional<TapuPolicy> parse_tapu_policy(const std::string& word) {
+  return cfg::value_of<TapuPolicy>(cfg::tapu_words(), word);
 }
 
 std::string validate(const BvhOptions& options) {

@@ -13,6 +13,7 @@ namespace td::scene {
 // normal: Embree's binned SAH. high: SAH with spatial splits (the seeds'
 // "triangle splitting": a long, thin, off-axis triangle is referenced from
 // several boxes that each bound a piece of it).
+// (In cfg::quality_words()'s order.)
 enum class BvhQuality : uint8_t { kNormal, kHigh };
 
 // How triangles share 64-byte triangle nodes (5 vertices, 4 triangles):
@@ -20,6 +21,7 @@ enum class BvhQuality : uint8_t { kNormal, kHigh };
 // pairs: two triangles sharing an edge (the seeds' "quads": triangles 0, 1).
 // strips: up to four edge-connected triangles around one shared vertex V2
 //         (triangles 0..3 form a fan V0-V1-V3-V4 about V2).
+// (In cfg::pack_words()'s order.)
 enum class TrianglePacking : uint8_t { kSingle, kPairs, kStrips };
 
 // Which box nodes are FP16, as gpurt's Fp16BoxNodesInBlasMode (BuildQBVH.hlsl,
@@ -34,17 +36,20 @@ enum class TrianglePacking : uint8_t { kSingle, kPairs, kStrips };
 // A BLAS root is FP32 whatever the policy (gpurt's root pointer is always a
 // box32), and the TLAS is FP32 throughout (gpurt's ForceDisableFp16BoxNodes
 // turns FP16 off for top-level builds).
+// (In cfg::fp16_words()'s order.)
 enum class Fp16Policy : uint8_t { kNone, kLeaf, kMixed, kAll };
 
 // Which builder makes a BVH's tree: sah, Embree's offline SAH builder
 // (embree_build.h: quality, max_leaf_size and split_budget apply to it
 // only); lbvh and ploc, the drivers' run-time builders (runtime_build.h).
+// (In cfg::builder_words()'s order.)
 enum class BvhBuilder : uint8_t { kSah, kLbvh, kPloc };
 
 // Which instances the TLAS pulls up (TAPU, scene_bvh.h; Instance::tapu):
 // off: none; scene: those the scene flags (a glTF node's extras, the
 // default level's traffic lights and power lines), as a title flags a few;
 // 4 / 16: every instance, by one or two BLAS levels.
+// (In cfg::tapu_words()'s order.)
 enum class TapuPolicy : uint8_t { kOff, kScene, kTapu4, kTapu16 };
 
 struct BvhOptions {
@@ -103,20 +108,18 @@ struct BvhOptions {
   uint32_t return_mode = 1;
 };
 
+// The words of the bvh keys (cfg::quality_words() and the others, whose
+// orders the enums above follow): a value's word, and a word's value
+// (std::nullopt for a word the key does not take).
 const char* quality_name(BvhQuality quality);
 const char* packing_name(TrianglePacking pack);
 const char* fp16_policy_name(Fp16Policy policy);
 const char* builder_name(BvhBuilder builder);
 const char* tapu_policy_name(TapuPolicy policy);
-
-// "normal" / "high"; "single" / "pairs" / "strips". std::nullopt otherwise.
 std::optional<BvhQuality> parse_quality(const std::string& word);
 std::optional<TrianglePacking> parse_packing(const std::string& word);
-// "none" / "leaf" / "mixed" / "all".
 std::optional<Fp16Policy> parse_fp16_policy(const std::string& word);
-// "sah" / "lbvh" / "ploc".
 std::optional<BvhBuilder> parse_builder(const std::string& word);
-// "off" / "scene" / "4" / "16".
 std::optional<TapuPolicy> parse_tapu_policy(const std::string& word);
 
 // Empty when valid, else one line naming the option: "bvh.max_leaf_size:

@@ -62,8 +62,9 @@
 namespace td::traversal {
 
 enum class HitMode : uint8_t { kClosest, kAny };
-// What a walk does when its short stack ran dry with entries dropped.
-enum class Overflow : uint8_t { kRestart, kParentPointers };
+// What a walk does when its short stack ran dry with entries dropped (in
+// cfg::overflow_words()'s order: shader.overflow).
+enum class Overflow : uint8_t { kParentPointers, kRestart };
 
 struct TraversalOptions {
   HitMode mode = HitMode::kClosest;

@@ -2,7 +2,9 @@
 // 2 (bad input), and the output lines users and scripts rely on.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/cli/cli_runner.h"
 
@@ -191,6 +193,41 @@ TEST_F(Cli, SetGivesAKeyAnotherValueOnEveryCommandAndShippedConfigsGoByName) {
     EXPECT_EQ(result.exit_code, 2) << r.arguments << "\n" << result.output;
     EXPECT_EQ(last_line(result.output).rfind(r.error, 0), 0u) << r.arguments << "\n" << result.output;
   }
+}
+
+// `tdsim keys` lists every key of a configuration file, in its order, with
+// its range; docs/configuration.md is exactly its --markdown page.
+TEST_F(Cli, KeysListsEveryKeyAndTheDocsPageIsItsMarkdown) {
+  const RunResult plain = run_tdsim("keys");
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  std::istringstream shipped(read_file(kSeriesX)), listed(plain.output);
+  std::string line, row;
+  std::getline(listed, row);
+  EXPECT_EQ(row.rfind("key ", 0), 0u) << row;
+  std::vector<std::string> section{""};
+  size_t keys = 0;
+  while (std::getline(shipped, line)) {
+    const size_t indent = line.find_first_not_of(' '), colon = line.find(':');
+    if (line.empty() || line[0] == '#' || colon == std::string::npos) continue;
+    section.resize(indent / 2 + 1);
+    const std::string key = line.substr(indent, colon - indent);
+    const std::string rest = line.substr(colon + 1);
+    if (rest.find_first_not_of(' ') == std::string::npos || rest.find_first_not_of(' ') == rest.find('#')) {
+      section.push_back(key + ".");  // a section (its comment, if any, is not a value)
+      continue;
+    }
+    std::string path;
+    for (const std::string& s : section) path += s;
+    ASSERT_TRUE(std::getline(listed, row)) << "no row for " << path + key;
+    EXPECT_EQ(row.rfind(path + key + " ", 0), 0u) << row;
+    ++keys;
+  }
+  EXPECT_GE(keys, 50u);  // the file was read
+  EXPECT_FALSE(std::getline(listed, row)) << "a row for a key the file does not have: " << row;
+  const RunResult markdown = run_tdsim("keys --markdown");
+  ASSERT_EQ(markdown.exit_code, 0);
+  EXPECT_EQ(markdown.output, read_file(std::string(TDSIM_SOURCE_DIR) + "/docs/configuration.md"))
+      << "docs/configuration.md is not the key table's: build/tdsim keys --markdown > docs/configuration.md";
 }
 
 TEST_F(Cli, RegressComparesEveryStatisticAndShowsWhatALatencyChangeMoves) {

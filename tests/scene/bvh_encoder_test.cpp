@@ -6,15 +6,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <set>
 #include <stdexcept>
 
+#include "model/chip/config.h"
 #include "model/isa/node.h"
 #include "tb/scene/bvh.h"
 #include "tb/scene/bvh_encoder.h"
 #include "tb/scene/default_scene.h"
 #include "tb/scene/embree_build.h"
 #include "tb/scene/mesh_import.h"
+#include "tb/traversal/ray_traversal.h"
 #include "tests/scene/test_meshes.h"
 
 namespace td::scene {
@@ -303,10 +306,37 @@ TEST(BvhEncoder, Fp16PoliciesChooseTheirNodesAndABlasRootStaysFp32) {
   EXPECT_EQ(build_bvh(mesh, options).report.box16_nodes, leaf_nodes);
 }
 
-TEST(BvhEncoder, Fp16PolicyWordsRoundTrip) {
-  for (const Fp16Policy policy : {Fp16Policy::kNone, Fp16Policy::kLeaf, Fp16Policy::kMixed, Fp16Policy::kAll})
-    EXPECT_EQ(parse_fp16_policy(fp16_policy_name(policy)), policy);
-  EXPECT_EQ(parse_fp16_policy("half"), std::nullopt);
+// Each enum lists its values in the config's word order: the i-th value is
+// the i-th word, both ways, and a word the key does not take has no value.
+template <typename Enum, typename Name, typename Parse>
+void expect_words_in_order(const std::vector<std::string>& words, std::initializer_list<Enum> values, Name name,
+                           Parse parse) {
+  ASSERT_EQ(words.size(), values.size());
+  size_t i = 0;
+  for (const Enum value : values) {
+    EXPECT_EQ(name(value), words[i]);
+    EXPECT_EQ(parse(words[i]), value);
+    ++i;
+  }
+  EXPECT_EQ(parse("half"), std::nullopt);
+}
+
+TEST(BvhOptions, EveryEnumFollowsItsKeysWordList) {
+  expect_words_in_order(cfg::quality_words(), {BvhQuality::kNormal, BvhQuality::kHigh}, quality_name, parse_quality);
+  expect_words_in_order(cfg::pack_words(), {TrianglePacking::kSingle, TrianglePacking::kPairs, TrianglePacking::kStrips},
+                        packing_name, parse_packing);
+  expect_words_in_order(cfg::fp16_words(),
+                        {Fp16Policy::kNone, Fp16Policy::kLeaf, Fp16Policy::kMixed, Fp16Policy::kAll},
+                        fp16_policy_name, parse_fp16_policy);
+  expect_words_in_order(cfg::builder_words(), {BvhBuilder::kSah, BvhBuilder::kLbvh, BvhBuilder::kPloc}, builder_name,
+                        parse_builder);
+  expect_words_in_order(cfg::tapu_words(),
+                        {TapuPolicy::kOff, TapuPolicy::kScene, TapuPolicy::kTapu4, TapuPolicy::kTapu16},
+                        tapu_policy_name, parse_tapu_policy);
+  expect_words_in_order(
+      cfg::overflow_words(), {traversal::Overflow::kParentPointers, traversal::Overflow::kRestart},
+      [](traversal::Overflow o) { return cfg::word_of(cfg::overflow_words(), o); },
+      [](const std::string& w) { return cfg::value_of<traversal::Overflow>(cfg::overflow_words(), w); });
 }
 
 TEST(BvhEncoder, Fp16DecisionFollowsSurfaceAreaGrowth) {

@@ -291,6 +291,19 @@ TEST(ConfigShipped, EveryKeysCommentGivesTheTablesRange) {
   }
 }
 
+// Every key says what it is, in one line of its own (the docs' table and
+// `tdsim keys` print it).
+TEST(ConfigKeys, EveryKeySaysWhatItIs) {
+  std::vector<std::string> seen;
+  for (const KeyInfo& info : cfg::keys()) {
+    EXPECT_FALSE(info.what.empty()) << info.path;
+    EXPECT_EQ(info.what.find('\n'), std::string::npos) << info.path;
+    EXPECT_EQ(info.what.find('|'), std::string::npos) << info.path << ": a Markdown table cell";
+    EXPECT_EQ(std::find(seen.begin(), seen.end(), info.path), seen.end()) << info.path;
+    seen.push_back(info.path);
+  }
+}
+
 // Every parameter of the console configs names its source, or says it is an
 // assumption (the name is the one line that needs neither).
 TEST(ConfigShipped, EveryConsoleParameterNamesItsSource) {
