@@ -16,17 +16,21 @@ using timing::SortLane;
 
 struct BoxPorts {
   using Model = Vtd_box_datapath;
-  using Side = LaneJob;
+  struct Side {
+    LaneJob job;
+    bool box_sort;  // the descriptor's sort bit, for the sorting network
+  };
   static Side drive(Model& unit, const NodeLane& lane) {
     drive_box(unit, lane.node, node_bytes(lane.type), lane.type == NodeType::kBox16, *lane.ray,
               lane.descriptor->box_grow_ulps);
-    return lane.job;
+    return Side{lane.job, lane.descriptor->box_sort};
   }
-  static BoxTested read(const Model& unit, const Side& job) {
+  static BoxTested read(const Model& unit, const Side& side) {
     BoxTested out;
-    out.job = job;
+    out.job = side.job;
     out.child = box_children(unit);
     out.tests = box_tests(unit);
+    out.box_sort = side.box_sort;
     return out;
   }
 };
@@ -35,8 +39,8 @@ struct SortPorts {
   using Model = Vtd_sort4;
   using Side = LaneJob;
   static Side drive(Model& unit, const SortLane& lane) {
-    drive_sort(unit, lane.tested.child, lane.tested.tests, lane.box_sort);
-    return lane.tested.job;
+    drive_sort(unit, lane.child, lane.tests, lane.box_sort);
+    return lane.job;
   }
   static LaneDone read(const Model& unit, const Side& job) {
     return LaneDone::written(job, LaneOutcome::kBoxNode, sorted_children(unit));

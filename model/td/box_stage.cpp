@@ -10,6 +10,7 @@ BoxTested box_datapath_cpp(const NodeLane& lane) {
   out.job = lane.job;
   out.child = node.child;
   out.tests = ref::box_test(*lane.ray, node, lane.descriptor->box_grow_ulps);
+  out.box_sort = lane.descriptor->box_sort;
   return out;
 }
 

@@ -78,7 +78,7 @@ class ReturnBuffer {
   size_t wrap(size_t index) const { return index >= entries_ ? index - entries_ : index; }
   LandedLane& at(size_t offset) { return ring_[wrap(head_ + offset)]; }
 
-  sim::LineAlignedVector<LandedLane> ring_;  // landed lanes from head_, in issue order (four a line)
+  sim::LineAlignedVector<LandedLane> ring_;  // landed lanes from head_, in issue order
   std::vector<FetchedLane> pending_;
   size_t entries_;
   size_t head_ = 0, landed_ = 0;

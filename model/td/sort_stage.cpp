@@ -7,16 +7,11 @@
 namespace td::timing {
 
 LaneDone sort_datapath_cpp(const SortLane& lane) {
-  return LaneDone::written(lane.tested.job, LaneOutcome::kBoxNode,
-                           ref::box_result(lane.tested.child, lane.tested.tests, lane.box_sort));
+  return LaneDone::written(lane.job, LaneOutcome::kBoxNode, ref::box_result(lane.child, lane.tests, lane.box_sort));
 }
 
-SortStage::SortStage(const char* name, uint32_t latency_cycles, LaneSink<LaneDone>& out, const WaveBuffer& waves,
-                     const MakeDatapath& make)
-    : waves_(waves),
-      view_(name),
-      datapath_(make(out, latency_cycles, view_.name())),
-      clocked_(datapath_->clocked()) {}
+SortStage::SortStage(const char* name, uint32_t latency_cycles, LaneSink<LaneDone>& out, const MakeDatapath& make)
+    : view_(name), datapath_(make(out, latency_cycles, view_.name())), clocked_(datapath_->clocked()) {}
 
 void SortStage::deliver(const BoxTested& tested, uint64_t cycle) {
   if (clocked_)
@@ -26,9 +21,7 @@ void SortStage::deliver(const BoxTested& tested, uint64_t cycle) {
 }
 
 void SortStage::accept(const BoxTested& tested, uint64_t cycle) {
-  SortLane lane{tested, true};
-  lane.box_sort = waves_.slot(tested.job.slot).descriptor.box_sort;
-  datapath_->accept(lane, cycle);
+  datapath_->accept(tested, cycle);
   accepted_ = true;
   if (traced_) trace_accepts_.push_back(cycle);
 }

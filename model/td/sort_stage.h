@@ -15,7 +15,6 @@
 #include "model/td/datapath.h"
 #include "model/td/stage_view.h"
 #include "model/td/td_types.h"
-#include "model/td/wave_buffer.h"
 
 namespace td::timing {
 
@@ -27,8 +26,7 @@ class SortStage final : public LaneSink<BoxTested> {
   using MakeDatapath =
       std::function<std::unique_ptr<Datapath<SortLane, LaneDone>>(LaneSink<LaneDone>&, uint32_t, const std::string&)>;
   // Sorted results go to `out` (write-back's sort port).
-  SortStage(const char* name, uint32_t latency_cycles, LaneSink<LaneDone>& out, const WaveBuffer& waves,
-            const MakeDatapath& make);
+  SortStage(const char* name, uint32_t latency_cycles, LaneSink<LaneDone>& out, const MakeDatapath& make);
 
   // A box result reaches the network at `cycle` (one a clock): a network
   // that needs no clock takes it then, at once, even for a cycle still to
@@ -61,7 +59,6 @@ class SortStage final : public LaneSink<BoxTested> {
  private:
   void accept(const BoxTested& tested, uint64_t cycle);
 
-  const WaveBuffer& waves_;
   StageView view_;
   std::unique_ptr<Datapath<SortLane, LaneDone>> datapath_;  // hands its results to write-back
   bool clocked_;

@@ -45,7 +45,7 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       node_fetch_("node_fetch", params.return_buffer_entries, fetch_queue_, l0_, stats_,
                   [this](uint64_t cycle) { *due_cycle_ = std::min(*due_cycle_, cycle); }),
       write_back_("write_back", index, params.return_latency_cycles, waves_, no_fetch_, client, stats_),
-      sort_stage_("sort_stage", params.sort_latency_cycles, write_back_.sort_port(), waves_, datapaths_of(params).sort),
+      sort_stage_("sort_stage", params.sort_latency_cycles, write_back_.sort_port(), datapaths_of(params).sort),
       box_stage_("box_stage", params.box_latency_cycles, sort_stage_, datapaths_of(params).box),
       tri_stage_("tri_stage", params.triangle_latency_cycles, write_back_.tri_port(), datapaths_of(params).triangle) {
   clocked_datapaths_ = box_stage_.clocked() || sort_stage_.clocked() || tri_stage_.clocked();
@@ -160,14 +160,13 @@ void Td::issue_port(uint64_t cycle) {
   const bool is_box_lane = is_box(node_fetch_.ready_lane().type);
   const LandedLane lane = node_fetch_.take();
   const WaveSlot& slot = waves_.slot(lane.slot);
-  const LaneRoute& route = slot.routes[lane.lane];
   port_wave_ = slot.id;
   NodeBytes scratch;
-  const uint8_t* bytes = store_.image->view(route.address, route.bytes, scratch.data());
+  const uint8_t* bytes = store_.image->view(lane.address, lane.bytes(), scratch.data());
   if (is_box_lane)
-    box_stage_.accept(lane.job(), route.type, slot.rays[lane.lane], bytes, slot.descriptor, cycle);
+    box_stage_.accept(lane.job(), lane.type, slot.rays[lane.lane], bytes, slot.descriptor, cycle);
   else
-    tri_stage_.accept(lane.job(), route.type, slot.rays[lane.lane], bytes, slot.descriptor, cycle);
+    tri_stage_.accept(lane.job(), lane.type, slot.rays[lane.lane], bytes, slot.descriptor, cycle);
   if (is_box_lane) {
     ++stats_.box_nodes;
     stats_.box_tests.add(4);
@@ -186,17 +185,15 @@ void Td::issue_port(uint64_t cycle) {
 
 void Td::return_load(uint64_t cycle) {
   const LandedLane lane = node_fetch_.take();
-  const WaveSlot& slot = waves_.slot(lane.slot);
-  const LaneRoute& route = slot.routes[lane.lane];
   ++stats_.load_lanes;
-  stats_.load_bytes.add(route.bytes);
+  stats_.load_bytes.add(lane.bytes());
   std::array<uint8_t, 4 * ref::kLoadMaxDwords> scratch;
-  const uint8_t* bytes = store_.image->view(route.address, route.bytes, scratch.data());
-  write_back_.load_port().deliver(LaneDone{lane.slot, lane.lane, ref::load_result(bytes, route.bytes / 4)},
+  const uint8_t* bytes = store_.image->view(lane.address, lane.bytes(), scratch.data());
+  write_back_.load_port().deliver(LaneDone{lane.slot, lane.lane, ref::load_result(bytes, lane.bytes() / 4)},
                                   cycle + kLoadPortCycles);
   if (progress_) progress_->note(cycle);
-  TD_DEBUG(kTd, cycle, name(), "load port: wave {} lane {} -> {}: {} B at {:#x}", slot.id, lane.lane,
-           write_back_.name(), route.bytes, route.address);
+  TD_DEBUG(kTd, cycle, name(), "load port: wave {} lane {} -> {}: {} B at {:#x}", waves_.slot(lane.slot).id,
+           lane.lane, write_back_.name(), lane.bytes(), lane.address);
 }
 
 void Td::check_load(const WaveInstr& instr) const {

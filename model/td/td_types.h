@@ -56,6 +56,8 @@ static_assert(sizeof(FetchJob) == 16, "a fetch job packs in 16 bytes");
 struct FetchedLane {
   LaneJob job;
   NodeType type = NodeType::kTriangle0;  // its node's (the issue port's choice of datapath), or kLoadLane
+  uint8_t size_bytes = 0;    // the FetchJob's
+  uint64_t address = 0;      // the FetchJob's
   uint64_t ready_cycle = 0;  // node bytes available from this cycle (UINT64_MAX: fill not known yet)
   uint64_t tag = 0;          // names the request to L0 while its fill is pending
   uint64_t request_cycle = 0;
@@ -63,29 +65,35 @@ struct FetchedLane {
 
 // A fetched lane whose data cycle is known, as the return buffer's ring
 // keeps it for the issue port (a load lane: for write-back's load port):
-// 16 bytes (the tag and the request cycle served the fill and its latency,
-// both behind it), so a TD's buffer of lanes in flight takes a quarter of
-// the lines it would.
+// where its bytes are and how many, as the sequencer passed them on (the
+// tag and the request cycle served the fill and its latency, both behind it).
 struct LandedLane {
   uint64_t ready_cycle = 0;
+  uint64_t address = 0;
   uint32_t slot = 0;
   uint8_t lane = 0;  // < 64
   NodeType type = NodeType::kTriangle0;
+  uint8_t size_bytes = 0;
 
   static LandedLane of(const FetchedLane& f) {
-    return LandedLane{f.ready_cycle, f.job.slot, static_cast<uint8_t>(f.job.lane), f.type};
+    return LandedLane{f.ready_cycle, f.address, f.job.slot, static_cast<uint8_t>(f.job.lane), f.type, f.size_bytes};
   }
   LaneJob job() const { return LaneJob{slot, lane}; }
+  uint32_t bytes() const { return size_bytes; }
 };
-static_assert(sizeof(LandedLane) == 16, "a landed lane packs in 16 bytes");
 
 // Box stage -> sort stage: the tests' outcome and the child pointers the
-// sorting network orders (the boxes themselves are no longer needed).
+// sorting network orders (the boxes themselves are no longer needed), and
+// the descriptor's sort bit, which rides with the lane through the box
+// datapath.
 struct BoxTested {
   LaneJob job;
   std::array<uint32_t, 4> child{};
   ref::BoxTestResult tests;
+  bool box_sort = true;
 };
+// What the sorting network takes: the box datapath's result as it is.
+using SortLane = BoxTested;
 
 // Issue port -> box or triangle datapath: the lane, its node's type and
 // bytes (64, or 128 for an FP32 box node), and its ray. The pointers are
@@ -98,11 +106,6 @@ struct NodeLane {
   const Descriptor* descriptor = nullptr;
 };
 
-// Box datapath -> sorting network, with the descriptor's sort bit.
-struct SortLane {
-  BoxTested tested;
-  bool box_sort = true;
-};
 
 // Anything -> write-back: one lane's final result.
 struct LaneDone {

@@ -199,7 +199,7 @@ TEST_P(DatapathStages, DeliverAfterTheirLatencyWithTheReferenceResult) {
     std::vector<std::pair<LaneDone, uint64_t>> got;
     void deliver(const LaneDone& done, uint64_t cycle) override { got.emplace_back(done, cycle); }
   } sorted, triangles;
-  SortStage sort("sort_stage", sort_latency, sorted, waves, implementation.sort);
+  SortStage sort("sort_stage", sort_latency, sorted, implementation.sort);
   BoxStage box("box_stage", box_latency, sort, implementation.box);
   TriStage tri("tri_stage", tri_latency, triangles, implementation.triangle);
   NodeBytes scratch;
