@@ -28,7 +28,7 @@
 #include <systemc>
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/chip/wgp.h"
 #include "model/isa/memory_image.h"
 #include "model/mem/cache.h"

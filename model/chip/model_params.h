@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/chip/datapaths.h"
 #include "model/mem/cache.h"
 #include "model/mem/dram.h"

@@ -3,7 +3,7 @@
 // all walk the same tables, so a new key is one line in one table.
 // yaml-cpp is used for parsing only: every yaml-cpp exception is turned into
 // a ConfigError here and never escapes.
-#include "model/chip/config.h"
+#include "model/config/config.h"
 
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
@@ -28,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/chip/model_memory.h"
+#include "model/config/model_memory.h"
 #include "model/sim/int_math.h"
 
 namespace td::cfg {
@@ -694,16 +694,16 @@ void check_line_demands(const ConfigReader& r, const SectionNodes& nodes, const 
 // the largest share of the estimate (model_memory.h), not by std::bad_alloc
 // part-way through building it.
 void check_model_memory(const ConfigReader& r, const SectionNodes& nodes, const Config& c) {
-  const chip::MemoryEstimate estimate = chip::estimate_model_memory(c);
-  if (estimate.bytes <= chip::kMaxModelMemoryBytes) return;
-  const chip::MemoryShare& largest = estimate.largest();
+  const MemoryEstimate estimate = estimate_model_memory(c);
+  if (estimate.bytes <= kMaxModelMemoryBytes) return;
+  const MemoryShare& largest = estimate.largest();
   const size_t dot = largest.key.rfind('.');
   const std::string section = largest.key.substr(0, dot), key = largest.key.substr(dot + 1);
   r.fail(nested_mark(nodes, section, key.c_str()), largest.key,
          fmt::format("the timing model would need about {} of memory, more than the {} tdsim allows; the largest "
                      "share, {}, is {}",
-                     chip::memory_text(estimate.bytes), chip::memory_text(chip::kMaxModelMemoryBytes),
-                     chip::memory_text(largest.bytes), largest.what));
+                     memory_text(estimate.bytes), memory_text(kMaxModelMemoryBytes),
+                     memory_text(largest.bytes), largest.what));
 }
 
 void check_whole_config(const ConfigReader& r, const SectionNodes& nodes, const Config& c) {

@@ -29,7 +29,7 @@
 // or exponent notation, finite.
 // Every key may take any value of its range, but keys multiply: a chip whose
 // timing model would need more than 8 GiB for its own state (estimated from
-// the configuration, model/chip/model_memory.h: pipelines and queues per TD
+// the configuration, model/config/model_memory.h: pipelines and queues per TD
 // times the TD count, MSHRs, whole tag arrays) is refused at the key with
 // the largest share, e.g.
 //   configs/x.yaml:12:28: td.instruction_queue_depth: the timing model would

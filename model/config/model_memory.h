@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/isa/lane.h"
 #include "model/isa/wave.h"
 #include "model/mem/cache.h"
@@ -27,7 +27,7 @@
 #include "model/td/td_types.h"
 #include "model/td/wave_buffer.h"
 
-namespace td::chip {
+namespace td::cfg {
 
 // What tdsim allows the model's own state to take.
 constexpr uint64_t kMaxModelMemoryBytes = uint64_t{8} << 30;
@@ -74,7 +74,7 @@ inline std::string memory_text(uint64_t bytes) {
   return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, units[unit]);
 }
 
-inline MemoryEstimate estimate_model_memory(const cfg::Config& c) {
+inline MemoryEstimate estimate_model_memory(const Config& c) {
   MemoryEstimate estimate;
   const uint64_t tds = c.td_count();
   const std::string per_td = fmt::format("{} TDs (chip.wgps x chip.tds_per_wgp)", tds);
@@ -102,7 +102,7 @@ inline MemoryEstimate estimate_model_memory(const cfg::Config& c) {
   // (The datapaths hold no lane per clock of latency: a C++ datapath hands
   // each result over as its lane enters, and the RTL's depths are fixed.)
   // Caches: MSHRs, and the tag array when it is kept whole.
-  const auto cache = [&](const std::string& path, const cfg::CacheConfig& cc, uint64_t count,
+  const auto cache = [&](const std::string& path, const CacheConfig& cc, uint64_t count,
                          const std::string& count_what) {
     add(path + ".mshrs", count, cc.mshrs, mem::Cache::mshr_bytes(), count_what, "MSHRs");
     const uint64_t lines = uint64_t{cc.size_kib} * 1024 / cc.line_bytes;
@@ -118,9 +118,9 @@ inline MemoryEstimate estimate_model_memory(const cfg::Config& c) {
   add("l2.slices", c.l2.slices, 1, kCacheBaseBytes, slices, "cache's bookkeeping");
   add("dram.channels", 1, c.dram.channels, 2 * sizeof(uint64_t), "DRAM", "channels");
   add("shader.waves_per_simd", tds,
-      uint64_t{c.shader.simds_per_td} * cfg::shader_occupancy(c.shader).waves_per_simd * c.shader.lanes_per_wave,
+      uint64_t{c.shader.simds_per_td} * shader_occupancy(c.shader).waves_per_simd * c.shader.lanes_per_wave,
       kShaderLaneBytes, per_td, "shader lanes (shader.simds_per_td x shader.waves_per_simd x shader.lanes_per_wave)");
   return estimate;
 }
 
-}  // namespace td::chip
+}  // namespace td::cfg

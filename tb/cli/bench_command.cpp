@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "tb/cli/common_options.h"
 #include "tb/cli/output_paths.h"
 #include "tb/cli/unsigned_option.h"

@@ -10,7 +10,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/sim/json_writer.h"
 #include "tb/cli/common_options.h"
 #include "tb/cli/output_paths.h"

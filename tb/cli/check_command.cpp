@@ -4,7 +4,7 @@
 
 #include <iostream>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/sim/interrupt.h"
 #include "tb/cli/common_options.h"
 #include "tb/cli/output_paths.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/sim/stats.h"
 #include "tb/cli/trace_output.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 
 namespace td::tb {
 
@@ -33,7 +33,7 @@ std::string markdown_page(const std::vector<cfg::KeyInfo>& keys) {
       "<!-- Made by `build/tdsim keys --markdown > docs/configuration.md`; a test holds it to the table. -->\n"
       "\n"
       "Every key of a configuration file, in the file's order, with what it takes\n"
-      "and what it is: the key table in `model/chip/config.cpp` (`cfg::keys()`), which\n"
+      "and what it is: the key table in `model/config/config.cpp` (`cfg::keys()`), which\n"
       "also reads, checks and writes configurations. Every key is required. The\n"
       "shipped files in `configs/` give each key's value and, in its comment, the\n"
       "value's source; `--set KEY=VALUE` gives a key another value for one run.\n"

@@ -8,7 +8,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "tb/cli/common_options.h"
 #include "tb/common/atomic_file.h"
 #include "tb/common/self_process.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/sim/interrupt.h"
 #include "tb/common/atomic_file.h"
 #include "tb/cli/output_paths.h"

@@ -14,7 +14,7 @@
 #include <map>
 #include <thread>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/sim/interrupt.h"
 #include "tb/cli/common_options.h"
 #include "tb/cli/unsigned_option.h"

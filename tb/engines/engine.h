@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/isa/memory_image.h"
 #include "model/isa/wave.h"
 #include "model/sim/stats.h"

@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "tb/engines/engine.h"
 
 namespace td::tb {

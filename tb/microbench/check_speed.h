@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 
 namespace td::tb {
 

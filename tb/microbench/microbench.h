@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/sim/stats.h"
 #include "model/sim/vcd_writer.h"
 #include "tb/report/chip_figures.h"

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/sim/stats.h"
 
 namespace td::report {

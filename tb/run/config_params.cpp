@@ -35,9 +35,9 @@ traversal::HitShading hit_shading(const cfg::ShaderConfig& shader) {
   return shading;
 }
 
-traversal::ShaderParams shader_params(const cfg::Config& config, uint64_t check_every) {
+shader::ShaderParams shader_params(const cfg::Config& config, uint64_t check_every) {
   const cfg::ShaderConfig& c = config.shader;
-  traversal::ShaderParams params;
+  shader::ShaderParams params;
   params.lanes_per_wave = c.lanes_per_wave;
   params.simds_per_td = c.simds_per_td;
   params.waves_per_simd = cfg::shader_occupancy(c).waves_per_simd;

@@ -7,11 +7,11 @@
 
 #include <cstdint>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "tb/scene/bvh_options.h"
 #include "tb/traversal/hit_shading.h"
 #include "tb/traversal/ray_traversal.h"
-#include "tb/traversal/traversal_shader.h"
+#include "tb/shader/traversal_shader.h"
 
 namespace td::run {
 
@@ -24,6 +24,6 @@ traversal::TraversalOptions traversal_options(const cfg::Config& config);
 traversal::HitShading hit_shading(const cfg::ShaderConfig& shader);
 // shader.*, occupancy as cfg::shader_occupancy() gives it; `check_every`:
 // the scoreboard's sampling (1 every instruction, N every Nth, 0 none).
-traversal::ShaderParams shader_params(const cfg::Config& config, uint64_t check_every);
+shader::ShaderParams shader_params(const cfg::Config& config, uint64_t check_every);
 
 }  // namespace td::run

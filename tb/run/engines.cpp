@@ -1,6 +1,6 @@
 #include "tb/run/engines.h"
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "tb/engines/model_engine.h"
 #include "tb/run/model_trace_engine.h"
 

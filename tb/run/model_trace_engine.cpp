@@ -23,9 +23,9 @@ ScoreboardCounts ModelTraceEngine::scoreboard() const {
 void ModelTraceEngine::trace(const scene::EncodedBvh& bvh, RaySource& source,
                              const traversal::TraversalOptions& options, HitSink& sink) {
   if (chip_) throw std::logic_error("model engine: one run per process (SystemC elaborates once)");
-  traversal::ShaderParams params = shader_params_;
+  shader::ShaderParams params = shader_params_;
   params.stack_entries = options.stack_entries;
-  shader_ = std::make_unique<traversal::TraversalShader>(params, config_.td_count(), bvh, source, options, sink,
+  shader_ = std::make_unique<shader::TraversalShader>(params, config_.td_count(), bvh, source, options, sink,
                                                          sim::StatGroup(stats_, "chip.shader"));
   chip_ = std::make_unique<chip::Chip>("chip", config_, *shader_, stats_);
   chip_->set_memory(bvh.memory);

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/sim/stats.h"
 #include "model/sim/vcd_writer.h"
 #include "tb/run/trace_engine.h"
-#include "tb/traversal/traversal_shader.h"
+#include "tb/shader/traversal_shader.h"
 
 namespace td::chip {
 class Chip;
@@ -41,11 +41,11 @@ class ModelTraceEngine final : public TraceEngine {
 
  private:
   const cfg::Config config_;
-  const traversal::ShaderParams shader_params_;
+  const shader::ShaderParams shader_params_;
   sim::StatsRegistry& stats_;
   sim::VcdWriter* vcd_;
   unsigned threads_;
-  std::unique_ptr<traversal::TraversalShader> shader_;
+  std::unique_ptr<shader::TraversalShader> shader_;
   std::unique_ptr<chip::Chip> chip_;
   uint64_t cycles_ = 0;
 };

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/sim/stats.h"
 #include "tb/report/chip_figures.h"
 #include "tb/report/headline.h"

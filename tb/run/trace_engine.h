@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/sim/stats.h"
 #include "model/sim/vcd_writer.h"
 #include "tb/engines/engine.h"
@@ -18,7 +18,7 @@
 #include "tb/run/ray_source.h"
 #include "tb/scene/encoded_bvh.h"
 #include "tb/traversal/ray_traversal.h"
-#include "tb/traversal/traversal_shader.h"
+#include "tb/shader/traversal_shader.h"
 
 namespace td::run {
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 
 namespace td::scene {
 

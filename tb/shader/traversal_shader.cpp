@@ -1,14 +1,14 @@
-#include "tb/traversal/traversal_shader.h"
+#include "tb/shader/traversal_shader.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "model/chip/model_memory.h"
+#include "model/config/model_memory.h"
 #include "model/ref/intersect.h"
 
-namespace td::traversal {
+namespace td::shader {
 
 namespace {
 
@@ -28,8 +28,8 @@ inline void prefetch_walk(const RayTraversal& walk) {
 // (Two levels add the instance step's loaded data, 80 bytes a lane.)
 static_assert(sizeof(RayTraversal) + RayTraversal::spill_bytes() + sizeof(scene::SceneRay) + sizeof(uint64_t) + 1 +
                       sizeof(RayTraversal::LoadedDwords) <=
-                  chip::kShaderLaneBytes,
-              "a shader lane outgrew chip::kShaderLaneBytes: raise it");
+                  cfg::kShaderLaneBytes,
+              "a shader lane outgrew cfg::kShaderLaneBytes: raise it");
 
 }  // namespace
 
@@ -444,4 +444,4 @@ void TraversalShader::end_wave(size_t index) {
   --live_waves_;
 }
 
-}  // namespace td::traversal
+}  // namespace td::shader

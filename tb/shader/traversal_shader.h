@@ -54,7 +54,18 @@
 #include "tb/traversal/ray_traversal.h"
 #include "tb/traversal/walk_arena.h"
 
-namespace td::traversal {
+namespace td::shader {
+
+// The walk each lane runs, and what the shader shares with the functional engine.
+using traversal::HitShading;
+using traversal::Overflow;
+using traversal::RaySink;
+using traversal::RayTraversal;
+using traversal::RaySource;
+using traversal::ShadingLayout;
+using traversal::TracedRay;
+using traversal::TraversalOptions;
+using traversal::WalkArena;
 
 // The shader.* keys as the shader takes them (tb/run/config_params.h makes
 // them from a configuration; no defaults of their own).
@@ -247,4 +258,4 @@ class TraversalShader final : public timing::WaveClient {
   sim::Counter* shading_alu_cycles_ = nullptr;
 };
 
-}  // namespace td::traversal
+}  // namespace td::shader

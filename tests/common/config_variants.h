@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 
 namespace td::test {
 

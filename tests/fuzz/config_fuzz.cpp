@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 
 namespace {
 

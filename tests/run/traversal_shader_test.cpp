@@ -2,7 +2,7 @@
 // oldest ready wave issues (ties: the lowest slot), a TD with no ready wave
 // is told the cycle to ask again, a slot whose wave ended takes new rays,
 // and a walk's hit reaches the hit sink only when its instruction returns.
-#include "tb/traversal/traversal_shader.h"
+#include "tb/shader/traversal_shader.h"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +16,7 @@
 #include "tb/run/ray_source.h"
 #include "tb/scene/encoded_bvh.h"
 
-namespace td::traversal {
+namespace td::shader {
 namespace {
 
 // `count` rays; ray i starts at x = i, so an instruction's first lane names
@@ -119,4 +119,4 @@ TEST(TraversalShader, TheOldestReadyWaveIssuesAndAnIdleTdIsToldWhenToAskAgain) {
 }
 
 }  // namespace
-}  // namespace td::traversal
+}  // namespace td::shader

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "model/chip/chip.h"
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/isa/fp32.h"
 #include "model/isa/memory_image.h"
 #include "tb/engines/wave_feeder.h"

@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <string>
 
-#include "model/chip/model_memory.h"
+#include "model/config/model_memory.h"
 #include "tests/common/config_variants.h"
 #include "tests/sc/chip_harness.h"
 
@@ -70,15 +70,15 @@ TEST(ModelMemory, EstimateCoversWhatBuildingTheChipAllocates) {
   config.td.return_buffer_entries = 2048;
   config.shader.waves_per_simd = 1;  // the harness builds no traversal shader: keep its share small
   config = cfg::parse_config(cfg::to_yaml(config), "large");
-  const chip::MemoryEstimate estimate = chip::estimate_model_memory(config);
+  const cfg::MemoryEstimate estimate = cfg::estimate_model_memory(config);
   const uint64_t before = resident_bytes();
   ASSERT_GT(before, 0u);
   Harness h(config);
   const uint64_t grown = resident_bytes() - before;
-  EXPECT_LE(grown, estimate.bytes) << chip::memory_text(grown) << " grown, estimate "
-                                   << chip::memory_text(estimate.bytes);
-  EXPECT_GE(grown, estimate.largest().bytes) << chip::memory_text(grown) << " grown, largest share "
-                                             << estimate.largest().key << " " << chip::memory_text(estimate.largest().bytes);
+  EXPECT_LE(grown, estimate.bytes) << cfg::memory_text(grown) << " grown, estimate "
+                                   << cfg::memory_text(estimate.bytes);
+  EXPECT_GE(grown, estimate.largest().bytes) << cfg::memory_text(grown) << " grown, largest share "
+                                             << estimate.largest().key << " " << cfg::memory_text(estimate.largest().bytes);
   EXPECT_EQ(estimate.largest().key, "td.return_buffer_entries");
 }
 
@@ -104,7 +104,7 @@ TEST(ModelMemory, SeriesXWithTheLargestCachesRunsInLittleMemory) {
   EXPECT_TRUE(h.chip->td(0).l0().sparse_tags());
   EXPECT_LE(h.chip->td(0).l0().tag_entries(), 2u * kNodes);
   const uint64_t grown = resident_bytes() - before;
-  EXPECT_LT(grown, uint64_t{256} << 20) << chip::memory_text(grown);
+  EXPECT_LT(grown, uint64_t{256} << 20) << cfg::memory_text(grown);
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
 }
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/isa/fp32.h"
 #include "model/sim/stats.h"
 #include "tb/run/hit_sink.h"

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "tb/vectors/check.h"
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "tb/engines/model_engine.h"
 #include "tb/vectors/tdv.h"
 

@@ -1,5 +1,5 @@
 // Soak: random valid chip configurations drawn over the documented ranges
-// (model/chip/config.h), biased towards the ends and towards small values
+// (model/config/config.h), biased towards the ends and towards small values
 // so that each run stays short (one in twenty with the Verilated datapaths,
 // td.datapath: rtl), each through the tdsim binary: `tdsim check`
 // of a vector file on the timing model (every lane equal to the file and to
@@ -28,7 +28,7 @@
 #include <thread>
 #include <vector>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 
 namespace td::test {
 namespace {

@@ -10,7 +10,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "model/chip/config.h"
+#include "model/config/config.h"
 #include "model/isa/node.h"
 #include "tb/scene/bvh.h"
 #include "tb/scene/bvh_encoder.h"

@@ -1,6 +1,6 @@
 // Config loading: the shipped configs, every class of error with its exact
 // message (<file>:<line>:<column>: <key.path>: <message>), and to_yaml.
-#include "model/chip/config.h"
+#include "model/config/config.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/chip/model_memory.h"
+#include "model/config/model_memory.h"
 #include "tests/common/config_variants.h"
 
 namespace td::cfg {
@@ -729,7 +729,7 @@ TEST(ConfigRanges, EveryDocumentedEndLoads) {
     Config variant;
     EXPECT_NO_THROW(variant = test::make_variant(small, name));
     EXPECT_NE(to_yaml(variant), to_yaml(small));
-    EXPECT_LE(chip::estimate_model_memory(variant).bytes, chip::kMaxModelMemoryBytes);
+    EXPECT_LE(cfg::estimate_model_memory(variant).bytes, cfg::kMaxModelMemoryBytes);
   }
 }
 
@@ -866,16 +866,16 @@ TEST(ConfigMemory, ManyTdsWithDeepQueuesAreRefusedAtTheQueue) {
 // costs no more up front than the 16 KiB one (whose 128 tags are whole).
 TEST(ConfigMemory, AHugeCacheCostsNoTagMemoryUpFront) {
   Config c = load_config(kSourceDir + "/configs/xbox_series_x.yaml");
-  const uint64_t shipped = chip::estimate_model_memory(c).bytes;
+  const uint64_t shipped = cfg::estimate_model_memory(c).bytes;
   c.l0.size_kib = 1048576;
   EXPECT_EQ(error_of(to_yaml(c)), "");
-  EXPECT_LE(chip::estimate_model_memory(c).bytes, shipped);
+  EXPECT_LE(cfg::estimate_model_memory(c).bytes, shipped);
 }
 
 TEST(ConfigMemory, ShippedChipsNeedLittle) {
   for (const char* name : {"xbox_series_x", "xbox_series_s", "small"}) {
     SCOPED_TRACE(name);
-    const chip::MemoryEstimate e = chip::estimate_model_memory(load_config(kSourceDir + "/configs/" + name + ".yaml"));
+    const cfg::MemoryEstimate e = cfg::estimate_model_memory(load_config(kSourceDir + "/configs/" + name + ".yaml"));
     EXPECT_LT(e.bytes, uint64_t{64} << 20);
     EXPECT_GT(e.bytes, 0u);
   }
