@@ -2,8 +2,8 @@
 // line. A cache's tag sets and a TD's rings are read a few entries at a
 // time, from many TDs in turn, none of them in the host's caches: storage
 // that starts mid-line makes a 128-byte set span three lines, not two, and
-// where it starts depends on every allocation made before it (so a change
-// anywhere moved the model's speed by several per cent). No SystemC.
+// where it starts would depend on every allocation made before it, so the
+// model's speed would move with unrelated changes. No SystemC.
 #pragma once
 
 #include <cstddef>

@@ -14,16 +14,6 @@ namespace {
 
 constexpr size_t kRayBatch = 4096;  // rays read from the source at a time
 
-// Host speed: a walk is last touched thousands of TD ticks before its
-// result returns, so each step's reads miss the host's caches; asking for
-// the walk a few lanes ahead overlaps those misses. Non-temporal (locality
-// 0): its lines should not push the TDs' state out of the host's caches.
-constexpr uint32_t kPrefetchLanes = 4;
-inline void prefetch_walk(const RayTraversal& walk) {
-  const char* bytes = reinterpret_cast<const char*>(&walk);
-  for (size_t offset = 0; offset < RayTraversal::kStepBytes; offset += 64) __builtin_prefetch(bytes + offset, 1, 0);
-}
-
 // The configuration's memory estimate counts a shader lane at this bound.
 // (Two levels add the instance step's loaded data, 80 bytes a lane.)
 static_assert(sizeof(RayTraversal) + RayTraversal::spill_bytes() + sizeof(scene::SceneRay) + sizeof(uint64_t) + 1 +
@@ -228,10 +218,6 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   out.kind = InstrKind::kIntersect;
   out.descriptor = bvh_.descriptor;
   out.lanes.resize(params_.lanes_per_wave);
-  // Each live walk was last touched when the wave's previous result came
-  // back, long since evicted: ask for all of them before copying any.
-  for (uint64_t live = wave.live; live != 0; live &= live - 1)
-    __builtin_prefetch(&wave.lanes[__builtin_ctzll(live)].next_instruction(), 0, 0);
   for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
     if ((wave.live >> lane) & 1u) {
       out.lanes[lane] = wave.lanes[lane].next_instruction();
@@ -353,12 +339,8 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
   }
   td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
   waits_.add(1);
-  // The first lanes' walks too: the loop asks only for those further on
-  // (a wave has at least 32 lanes).
-  for (uint32_t lane = 0; lane < kPrefetchLanes; ++lane) prefetch_walk(wave.lanes[lane]);
   for (uint64_t live = wave.live; live != 0; live &= live - 1) {
     const auto lane = static_cast<uint32_t>(__builtin_ctzll(live));
-    if (lane + kPrefetchLanes < params_.lanes_per_wave) prefetch_walk(wave.lanes[lane + kPrefetchLanes]);
     RayTraversal& walk = wave.lanes[lane];
     if (check)
       checks_.next_slot(td_index) =

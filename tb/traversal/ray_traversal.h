@@ -89,9 +89,7 @@ struct TraversalCounters {
   uint32_t steps() const { return box_steps + triangle_steps + instance_steps; }
 };
 
-// Aligned to a cache line, five lines in all: the lane a wave copies into
-// its instruction (lane_, first) is then one line, not two.
-class alignas(64) RayTraversal {
+class RayTraversal {
  public:
   RayTraversal()
       : done_(true),
@@ -107,10 +105,6 @@ class alignas(64) RayTraversal {
   RayTraversal& operator=(const RayTraversal&) = delete;
 
   static constexpr uint32_t kMaxStackEntries = 64;
-  // The bytes from the walk's start that a step usually touches (lines 0-1
-  // below: position, trail and the stack's first entries); the last line
-  // only for a deep stack, a hit or a restart.
-  static constexpr size_t kStepBytes = 128;
   static constexpr uint32_t kMaxDepth = 64;  // restart-trail levels: deeper BVHs are refused
   // A BLAS's root, relative to the BLAS: an FP32 box node at its unit 0 (encoded_bvh.h).
   static constexpr uint32_t kBlasRootPointer = static_cast<uint32_t>(NodeType::kBox32);
@@ -169,9 +163,8 @@ class alignas(64) RayTraversal {
  private:
   // The stack and trail a walk holds in itself: the defaults' sizes (16
   // entries, the seeds' LDS budget) and most BVHs' depth. A timed run keeps
-  // tens of thousands of walks in flight, touched in no order the host's
-  // caches follow, so a step should touch few of a walk's lines; a larger
-  // stack or a deeper BVH uses the spill storage.
+  // tens of thousands of walks in flight; a larger stack or a deeper BVH
+  // uses the spill storage, so the common walk stays small.
   static constexpr uint32_t kInlineStackEntries = 16;
   static constexpr uint32_t kInlineDepth = 32;
   struct Spill {
@@ -206,10 +199,9 @@ class alignas(64) RayTraversal {
     trail[level / 2] = static_cast<uint8_t>((trail[level / 2] & ~(15u << shift)) | bits << shift);
   }
 
-  // Five cache lines, by how often a step touches them (a timed run keeps
-  // tens of thousands of walks in flight and reaches each cold).
-  // Line 0, every step and every issue: the lane and the walk's position
-  // (levels and stack indices fit a byte: both are at most 64).
+  // By how often a step touches them. Every step and every issue: the lane
+  // and the walk's position (levels and stack indices fit a byte: both are
+  // at most 64).
   LaneInput lane_;
   uint8_t level_ = 0;         // depth of the current node (root 0)
   uint8_t trail_length_ = 0;  // levels [0, trail_length_) hold the path
@@ -225,9 +217,8 @@ class alignas(64) RayTraversal {
   bool loading_ : 1;       // loads before the next step (the instance step or the way back)
   bool parent_pointers_ : 1;  // the options' overflow: the way back by parent links (climb_, below)
   bool popped_ : 1;           // the last step took its next node from the stack (an LDS read)
-  // Line 1, every step: the steps counted, the trail's first 32 levels and
-  // the stack's first 10 entries (98% of pushes and pops in the default
-  // scene's primary rays).
+  // Every step: the steps counted, the trail's first 32 levels and the
+  // stack's inline entries.
   uint32_t box_steps_ = 0, triangle_steps_ = 0;
   // The way back: the restart trail's first 32 levels, or with parent
   // pointers what the drivers keep in registers instead.
@@ -241,15 +232,15 @@ class alignas(64) RayTraversal {
     std::array<uint8_t, kInlineDepth / 2> inline_trail_;
     Climb climb_;
   };
-  std::array<uint32_t, kInlineStackEntries> inline_stack_{};  // into line 2 from entry 10
-  // Line 2, now and then: the hit, a restart, a fault, a dropped entry.
+  std::array<uint32_t, kInlineStackEntries> inline_stack_{};
+  // Now and then: the hit, a restart, a fault, a dropped entry.
   uint32_t primitive_ = scene::kNoPrimitive;
   float u_ = 0, v_ = 0;
   uint32_t restarts_ = 0;
   const scene::EncodedBvh* bvh_ = nullptr;
   std::unique_ptr<Spill> spill_;  // allocated by the first walk that needs it, kept
   uint32_t dropped_entries_ = 0, faults_ = 0;
-  // Line 3, two levels only: the instance step and the way back.
+  // Two levels only: the instance step and the way back.
   uint64_t blas_base_ptr_ = 0;   // the BLAS's base unit << 3, added to its child pointers
   Vec3 world_origin_{}, world_dir_{};
   uint32_t instance_node_ = 0;     // in_blas_ or loading_: the instance node's pointer (TLAS, 32-bit)
@@ -260,8 +251,8 @@ class alignas(64) RayTraversal {
   uint8_t instance_level_ = 0;     // in_blas_: the instance node's level
   uint8_t instance_mask_ = 0xff;   // the options'
   bool front_face_ = false;        // the hit's
-  // Line 4, the way back by parent pointers, and the instance step's loads.
-  alignas(64) uint32_t parent_loads_ = 0;
+  // The way back by parent pointers, and the instance step's loads.
+  uint32_t parent_loads_ = 0;
   uint32_t reissues_ = 0;
   uint32_t instance_loads_ = 0;
 };
