@@ -70,8 +70,7 @@ void NodeFetch::tick(uint64_t cycle) {
   if (__builtin_expect(is_load, 0)) ++loads_in_buffer_;
   last_address_ = fetch.address;
   if (!response.pending) stats_.lane_fetch_latency.sample(response.cycle - cycle);
-  const FetchedLane lane{job,           fetch.type, fetch.size_bytes, fetch.address,
-                         response.pending ? UINT64_MAX : response.cycle, tag, cycle};
+  const FetchedLane lane{fetch, response.pending ? UINT64_MAX : response.cycle, tag, cycle};
   in_.pop();
   if (response.pending)
     buffer_.wait_for_fill(lane);

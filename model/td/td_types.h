@@ -51,13 +51,10 @@ struct FetchJob {
 };
 static_assert(sizeof(FetchJob) == 16, "a fetch job packs in 16 bytes");
 
-// A lane whose node fetch was accepted by L0: waits in the return buffer
-// (kept in ready order; equal ready cycles in fetch order).
-struct FetchedLane {
-  LaneJob job;
-  NodeType type = NodeType::kTriangle0;  // its node's (the issue port's choice of datapath), or kLoadLane
-  uint8_t size_bytes = 0;    // the FetchJob's
-  uint64_t address = 0;      // the FetchJob's
+// A lane whose node fetch was accepted by L0: its fetch job, and when its
+// bytes are there. It waits in the return buffer (kept in ready order; equal
+// ready cycles in fetch order).
+struct FetchedLane : FetchJob {
   uint64_t ready_cycle = 0;  // node bytes available from this cycle (UINT64_MAX: fill not known yet)
   uint64_t tag = 0;          // names the request to L0 while its fill is pending
   uint64_t request_cycle = 0;
@@ -65,21 +62,12 @@ struct FetchedLane {
 
 // A fetched lane whose data cycle is known, as the return buffer's ring
 // keeps it for the issue port (a load lane: for write-back's load port):
-// where its bytes are and how many, as the sequencer passed them on (the
-// tag and the request cycle served the fill and its latency, both behind it).
-struct LandedLane {
+// its fetch job and ready cycle (the tag and the request cycle served the
+// fill and its latency, both behind it).
+struct LandedLane : FetchJob {
   uint64_t ready_cycle = 0;
-  uint64_t address = 0;
-  uint32_t slot = 0;
-  uint8_t lane = 0;  // < 64
-  NodeType type = NodeType::kTriangle0;
-  uint8_t size_bytes = 0;
 
-  static LandedLane of(const FetchedLane& f) {
-    return LandedLane{f.ready_cycle, f.address, f.job.slot, static_cast<uint8_t>(f.job.lane), f.type, f.size_bytes};
-  }
-  LaneJob job() const { return LaneJob{slot, lane}; }
-  uint32_t bytes() const { return size_bytes; }
+  static LandedLane of(const FetchedLane& f) { return LandedLane{static_cast<const FetchJob&>(f), f.ready_cycle}; }
 };
 
 // Box stage -> sort stage: the tests' outcome and the child pointers the

@@ -16,7 +16,8 @@ namespace {
 // Lane `id` of its own slot (`id`: unique in a run; a lane index is < 64).
 FetchedLane lane(uint32_t id, uint64_t ready, uint64_t tag = 0) {
   FetchedLane f;
-  f.job = LaneJob{id, id % 64};
+  f.slot = id;
+  f.lane = static_cast<uint8_t>(id % 64);
   f.ready_cycle = ready;
   f.tag = tag;
   return f;
@@ -84,13 +85,13 @@ TEST(ReturnBuffer, MatchesTheListRuleOnRandomTraffic) {
       const uint64_t ready = rng.below(64);
       FetchedLane landed;
       ASSERT_TRUE(buffer.fill_known(f.tag, ready, landed));
-      ASSERT_EQ(landed.job.slot, f.job.slot);
+      ASSERT_EQ(landed.slot, f.slot);
       f.ready_cycle = ready;
       list_land(f);
     } else if (action == 3 && !list.empty()) {
       ASSERT_TRUE(buffer.has_landed());
       ASSERT_EQ(buffer.earliest_ready(), list.front().ready_cycle);
-      ASSERT_EQ(buffer.take_front().slot, list.front().job.slot) << "step " << step;
+      ASSERT_EQ(buffer.take_front().slot, list.front().slot) << "step " << step;
       list.erase(list.begin());
     }
     ASSERT_EQ(buffer.size(), list.size() + waiting.size());
