@@ -102,7 +102,9 @@ void Chip::clock_edge() {
   for (;;) {
     ticked_ = true;
     last_tick_cycle_ = cycle;
-    const uint64_t next = next_tick_cycle(cycle, tick_tds(cycle));
+    const uint64_t earliest = tick_tds(cycle);
+    tap_.dispatch(cycle + 1);  // the requests of this clock
+    const uint64_t next = next_tick_cycle(cycle, earliest);
     if (next != cycle + 1 || next >= step_end_cycle_) {
       trigger_at(sc_cycle, next);
       return;

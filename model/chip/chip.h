@@ -126,6 +126,8 @@ class Chip : public sc_core::sc_module {
     bool issues_loads() const override { return client_.issues_loads(); }
     WorkSource work_source() const override { return client_.work_source(); }
     void process_returned(uint32_t td_index) override { client_.process_returned(td_index); }
+    uint64_t dispatch_latency() const override { return client_.dispatch_latency(); }
+    void dispatch(uint64_t cycle) override { client_.dispatch(cycle); }
 
    private:
     Chip& chip_;

@@ -600,6 +600,8 @@ const Section<ShaderConfig>& shader_section() {
               "VALU instructions of the instance step (TLAS to BLAS)"),
           whole("lds_latency_cycles", &ShaderConfig::lds_latency_cycles, {0, 100000},
               "clocks of a stack pop's LDS read, before the next intersect"),
+          whole("wave_launch_cycles", &ShaderConfig::wave_launch_cycles, {1, 100000},
+              "clocks from a free wave slot's request for rays to its new wave's start"),
           whole("hit_attribute_loads", &ShaderConfig::hit_attribute_loads, {0, 3},
               "closest-hit shading: 16-byte loads of the hit triangle's vertex attributes"),
           whole("hit_texture_loads", &ShaderConfig::hit_texture_loads, {0, 16},

@@ -102,6 +102,7 @@ struct ShaderConfig {
   uint32_t alu_instructions_per_iteration = 0;
   uint32_t alu_instructions_per_instance = 0;
   uint32_t lds_latency_cycles = 0;
+  uint32_t wave_launch_cycles = 0;
   uint32_t hit_attribute_loads = 0;
   uint32_t hit_texture_loads = 0;
   uint32_t hit_texture_kib = 0;

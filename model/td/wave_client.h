@@ -47,6 +47,19 @@ class WaveClient {
   enum class WorkSource { kShared, kPerTd };
   virtual WorkSource work_source() const { return WorkSource::kShared; }
 
+  // A kPerTd client's shared part: a dispatcher that hands new work to the
+  // TDs' wave slots, as a GPU's SPI launches waves. A request a TD's call
+  // makes at cycle c (a free slot asking for rays) is answered by
+  // dispatch(), and the answer acts in that TD from cycle
+  // c + dispatch_latency() on, never sooner: the chip may run a TD up to that
+  // many cycles ahead of the requests of the others. 0: no shared part.
+  virtual uint64_t dispatch_latency() const { return 0; }
+  // Serves every request made before `cycle`, in (cycle, TD, slot) order.
+  // The chip calls it on its own thread once every TD has run every clock
+  // before `cycle` (at the latest before any TD runs cycle c +
+  // dispatch_latency() for a request made at c).
+  virtual void dispatch(uint64_t /*cycle*/) {}
+
   // Work on the results TD `td_index` returned this clock that needs nothing
   // but them (a scoreboard's reference run): the chip calls it in every
   // clock in which the TD returned one, after every TD's wave_completed()

@@ -45,6 +45,7 @@ shader::ShaderParams shader_params(const cfg::Config& config, uint64_t check_eve
   params.alu_instructions_per_iteration = c.alu_instructions_per_iteration;
   params.alu_instructions_per_instance = c.alu_instructions_per_instance;
   params.lds_latency_cycles = c.lds_latency_cycles;
+  params.wave_launch_cycles = c.wave_launch_cycles;
   params.shading = hit_shading(c);
   params.check_every = check_every;
   return params;

@@ -27,6 +27,7 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
                                  RaySource& rays, const TraversalOptions& walk, RaySink& sink,
                                  const sim::StatGroup& stats)
     : params_(params),
+      td_count_(td_count),
       bvh_(bvh),
       rays_(rays),
       options_{walk.mode, walk.overflow, params.stack_entries, walk.instance_mask},
@@ -58,6 +59,7 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
                                      "a wave waited for a stack pop's LDS read before its next intersect")) {
   if (params_.lanes_per_wave != 32 && params_.lanes_per_wave != 64)
     throw std::invalid_argument("shader: lanes_per_wave must be 32 or 64");
+  if (params_.wave_launch_cycles < 1) throw std::invalid_argument("shader: wave_launch_cycles must be >= 1");
   for (size_t w = 0; w < waves_.size(); ++w) {
     Wave& wave = waves_[w];
     wave.lanes = walks_.at(w * params_.lanes_per_wave);
@@ -97,18 +99,22 @@ TraversalShader::TraversalShader(const ShaderParams& params, uint32_t td_count, 
   });
 }
 
-// Fills a wave's lanes with the next rays; its first iteration's ALU work
-// starts at `cycle`.
-bool TraversalShader::launch(size_t index, uint64_t cycle) {
+void TraversalShader::request_rays(size_t index, uint64_t cycle) {
+  TdWaves& td = td_waves_[td_of(index)];
   Wave& wave = waves_[index];
-  wave.live_lanes = 0;
-  wave.live = 0;
-  wave.wants_loads = wave.load_lanes = 0;
-  wave.loads_to_issue = wave.loads_in_flight = 0;
-  wave.hit_lanes = 0;
-  wave.shading = ShadingPhase::kNone;
-  wave.lds_read = false;
-  for (uint32_t lane = 0; lane < params_.lanes_per_wave; ++lane) {
+  schedule_[index].state = WaveState::kLaunching;
+  wave.launch_cycle = cycle + params_.wave_launch_cycles;
+  --td.empty;
+  ++td.launching;
+  ++td.busy;
+  td.first_launch = std::min(td.first_launch, wave.launch_cycle);
+  td.requests.push_back(LaunchRequest{cycle, static_cast<uint32_t>(index)});
+}
+
+void TraversalShader::grant_rays(size_t index) {
+  Wave& wave = waves_[index];
+  uint32_t lane = 0;
+  for (; lane < params_.lanes_per_wave; ++lane) {
     if (ray_buffer_next_ == ray_buffer_.size() && !rays_exhausted_) {
       ray_buffer_.clear();
       ray_buffer_next_ = 0;
@@ -117,6 +123,27 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
     if (ray_buffer_next_ == ray_buffer_.size()) break;
     wave.rays[lane] = ray_buffer_[ray_buffer_next_++];
     wave.ray_index[lane] = next_ray_++;
+  }
+  wave.granted = lane;
+}
+
+void TraversalShader::start_wave(size_t index, uint64_t cycle) {
+  TdWaves& td = td_waves_[td_of(index)];
+  Wave& wave = waves_[index];
+  --td.launching;
+  wave.live_lanes = 0;
+  wave.live = 0;
+  wave.wants_loads = wave.load_lanes = 0;
+  wave.loads_to_issue = wave.loads_in_flight = 0;
+  wave.hit_lanes = 0;
+  wave.shading = ShadingPhase::kNone;
+  wave.lds_read = false;
+  if (wave.granted == 0) {  // the stream has ended: the slot stays empty
+    schedule_[index].state = WaveState::kDone;
+    --td.busy;
+    return;
+  }
+  for (uint32_t lane = 0; lane < wave.granted; ++lane) {
     wave.lanes[lane].start(bvh_, wave.rays[lane], options_);
     if (wave.lanes[lane].done()) {  // a ray that cannot hit (NaN, Inf operand): no instruction
       deliver(wave, lane);
@@ -125,14 +152,63 @@ bool TraversalShader::launch(size_t index, uint64_t cycle) {
     wave.live |= uint64_t{1} << lane;
     ++wave.live_lanes;
   }
-  if (wave.live_lanes == 0) {
+  if (wave.live_lanes == 0) {  // every ray dead: the slot asks again
     schedule_[index].state = WaveState::kEmpty;
-    return !rays_exhausted_ || ray_buffer_next_ < ray_buffer_.size();
+    ++td.empty;
+    --td.busy;
+    return;
   }
-  waves_launched_.add(1);
-  ++live_waves_;
-  --td_waves_[td_of(index)].empty;
+  ++td.counts.waves;
   run_alu(index, cycle, alu_cycles_per_iteration_);
+}
+
+void TraversalShader::dispatch(uint64_t cycle) {
+  // The requests in the order the slots made them, each TD's already in
+  // cycle order; a slot's global index orders the TDs and slots of a cycle.
+  requests_.clear();
+  for (TdWaves& td : td_waves_) {
+    requests_.insert(requests_.end(), td.requests.begin(), td.requests.end());
+    td.requests.clear();
+  }
+  std::sort(requests_.begin(), requests_.end(), [](const LaunchRequest& a, const LaunchRequest& b) {
+    return a.cycle != b.cycle ? a.cycle < b.cycle : a.wave < b.wave;
+  });
+  for (const LaunchRequest& request : requests_) {
+    if (request.cycle >= cycle) throw std::logic_error("shader: a dispatch served a request not yet made");
+    grant_rays(request.wave);
+  }
+  for (TdWaves& td : td_waves_) {
+    for (TracedRay& ray : td.finished) sink_.deliver(std::move(ray));
+    td.finished.clear();
+    const TdCounts& c = td.counts;
+    waves_launched_.add(c.waves);
+    rays_finished_.add(c.rays);
+    instructions_.add(c.instructions);
+    lanes_issued_.add(c.lanes_issued);
+    active_lanes_issued_.add(c.active_lanes_issued);
+    alu_busy_cycles_.add(c.alu_busy_cycles);
+    ready_wait_cycles_.add(c.ready_wait_cycles);
+    td_wait_cycles_.add(c.td_wait_cycles);
+    waits_.add(c.waits);
+    lds_wait_cycles_.add(c.lds_wait_cycles);
+    if (load_instructions_) {
+      load_instructions_->add(c.load_instructions);
+      load_lanes_issued_->add(c.load_lanes_issued);
+      instance_alu_cycles_->add(c.instance_alu_cycles);
+    }
+    if (shading_load_instructions_) {
+      shading_load_instructions_->add(c.shading_load_instructions);
+      shading_load_lanes_->add(c.shading_load_lanes);
+      shading_alu_cycles_->add(c.shading_alu_cycles);
+    }
+    td.counts = TdCounts{};
+  }
+}
+
+bool TraversalShader::done() const {
+  if (!rays_exhausted_ || ray_buffer_next_ < ray_buffer_.size()) return false;
+  for (const TdWaves& td : td_waves_)
+    if (td.busy != 0 || !td.finished.empty()) return false;
   return true;
 }
 
@@ -140,8 +216,9 @@ void TraversalShader::deliver(Wave& wave, uint32_t lane) {
   const RayTraversal& walk = wave.lanes[lane];
   const scene::RayHit hit = walk.hit();
   if (hit.hit) wave.hit_lanes |= uint64_t{1} << lane;
-  sink_.deliver(TracedRay{wave.ray_index[lane], wave.rays[lane], hit, walk.counters()});
-  rays_finished_.add(1);
+  TdWaves& td = td_waves_[td_of(static_cast<size_t>(&wave - waves_.data()))];
+  td.finished.push_back(TracedRay{wave.ray_index[lane], wave.rays[lane], hit, walk.counters()});
+  ++td.counts.rays;
 }
 
 void TraversalShader::end_lanes(Wave& wave, uint64_t ended) {
@@ -154,34 +231,44 @@ void TraversalShader::run_alu(size_t index, uint64_t from_cycle, uint64_t cycles
   uint64_t& simd_free = simd_free_cycle_[simd_of(index)];
   const uint64_t start = std::max(from_cycle, simd_free);
   simd_free = start + cycles;
-  alu_busy_cycles_.add(cycles);
+  TdWaves& td = td_waves_[td_of(index)];
+  td.counts.alu_busy_cycles += cycles;
   Wave& wave = waves_[index];
   const uint64_t lds = wave.lds_read ? params_.lds_latency_cycles : 0;
   wave.lds_read = false;
-  lds_wait_cycles_.add(lds);
+  td.counts.lds_wait_cycles += lds;
   turn.state = WaveState::kAlu;
   turn.ready_cycle = simd_free + lds;
-  std::vector<ReadyWave>& in_alu = td_waves_[td_of(index)].in_alu;
+  std::vector<ReadyWave>& in_alu = td.in_alu;
   in_alu.push_back(ReadyWave{turn.ready_cycle, static_cast<uint32_t>(index)});
   std::push_heap(in_alu.begin(), in_alu.end());
 }
 
 bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& out, uint64_t& retry_cycle) {
   const size_t first = first_wave(td_index), last = first + waves_per_td();
-  // Empty slots take new rays: a wave starts as soon as a slot is free. A
-  // slot stays empty only once the rays run out (launch again when every
-  // ray of a wave ended at once), so results to other TDs never give this
-  // one work (WorkSource::kPerTd).
+  // Waves whose rays are there start; then every empty slot asks the
+  // dispatcher (a wave whose rays were all dead too). A slot stays empty
+  // only once the dispatcher has no rays for it, so results to other TDs
+  // never give this one work (WorkSource::kPerTd).
   TdWaves& td = td_waves_[td_index];
-  bool rays_left = true;
-  for (size_t w = first; w < last && rays_left && td.empty > 0; ++w)
-    while (rays_left && schedule_[w].state == WaveState::kEmpty) rays_left = launch(w, cycle);
+  if (td.launching > 0 && td.first_launch <= cycle) {
+    td.first_launch = kNever;
+    for (size_t w = first; w < last; ++w) {
+      if (schedule_[w].state != WaveState::kLaunching) continue;
+      if (waves_[w].launch_cycle <= cycle)
+        start_wave(w, cycle);
+      else
+        td.first_launch = std::min(td.first_launch, waves_[w].launch_cycle);
+    }
+  }
+  for (size_t w = first; w < last && td.empty > 0; ++w)
+    if (schedule_[w].state == WaveState::kEmpty) request_rays(w, cycle);
   // The oldest ready wave issues (ties: the lowest slot); none ready: ask
-  // again when the first is.
-  retry_cycle = kNever;
+  // again when the first is, or when rays for a slot are there.
+  retry_cycle = td.launching > 0 ? td.first_launch : kNever;
   if (td.in_alu.empty()) return false;
   if (td.in_alu.front().ready_cycle > cycle) {
-    retry_cycle = td.in_alu.front().ready_cycle;
+    retry_cycle = std::min(retry_cycle, td.in_alu.front().ready_cycle);
     return false;
   }
   const size_t chosen = td.in_alu.front().wave;
@@ -189,18 +276,18 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
   td.in_alu.pop_back();
   Wave& wave = waves_[chosen];
   WaveSchedule& turn = schedule_[chosen];
-  ready_wait_cycles_.add(cycle - turn.ready_cycle);
+  td.counts.ready_wait_cycles += cycle - turn.ready_cycle;
   if (wave.loads_to_issue > 0) {
     // The wave's next load; the one after it a SIMD issue later.
     const uint32_t load = wave.load_count - wave.loads_to_issue--;
-    out.id = next_id_++;
+    out.id = instruction_id(td_index, td);
     const uint32_t active = fill_load(wave, load, out);
-    load_lanes_issued_->add(active);
+    td.counts.load_lanes_issued += active;
     ++wave.loads_in_flight;
-    load_instructions_->add(1);
+    ++td.counts.load_instructions;
     if (wave.shading != ShadingPhase::kNone) {
-      shading_load_instructions_->add(1);
-      shading_load_lanes_->add(active);
+      ++td.counts.shading_load_instructions;
+      td.counts.shading_load_lanes += active;
     }
     if (wave.loads_to_issue > 0) {
       turn.ready_cycle = cycle + issue_cycles_;
@@ -214,7 +301,7 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
     return true;
   }
   // Every field is set: `out` keeps an earlier instruction's storage.
-  out.id = next_id_++;
+  out.id = instruction_id(td_index, td);
   out.kind = InstrKind::kIntersect;
   out.descriptor = bvh_.descriptor;
   out.lanes.resize(params_.lanes_per_wave);
@@ -226,9 +313,9 @@ bool TraversalShader::next_wave(uint32_t td_index, uint64_t cycle, WaveInstr& ou
       out.lanes[lane].exec = false;
     }
   }
-  instructions_.add(1);
-  lanes_issued_.add(params_.lanes_per_wave);
-  active_lanes_issued_.add(wave.live_lanes);
+  ++td.counts.instructions;
+  td.counts.lanes_issued += params_.lanes_per_wave;
+  td.counts.active_lanes_issued += wave.live_lanes;
   turn.state = WaveState::kIssued;
   turn.ready_cycle = cycle;  // now: when it was issued
   in_flight_[td_index].push_back(InFlight{chosen, out.id, kIntersectStep});
@@ -291,7 +378,7 @@ bool TraversalShader::loads_returned(size_t index, uint64_t complete_cycle) {
   // before its load), then the next intersect; or the loads the way back
   // wants next.
   const uint64_t cycles = instance_step ? alu_cycles_per_instance_ : 0;
-  if (instance_step) instance_alu_cycles_->add(cycles);
+  if (instance_step) td_waves_[td_of(index)].counts.instance_alu_cycles += cycles;
   if (wave.wants_loads != 0) start_loads(wave);
   run_alu(index, complete_cycle, cycles);
   return true;
@@ -320,8 +407,11 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
   in_flight.pop_front();
   const size_t index = entry.wave;
   Wave& wave = waves_[index];
-  const uint64_t order = returned_++;
-  const bool check = params_.check_every != 0 && result.id % params_.check_every == 0;
+  TdWaves& td = td_waves_[td_index];
+  // Reports are kept in this order (tb::Scoreboard): each TD's results in
+  // turn, the same for any chip threads.
+  const uint64_t order = td_index + td_count_ * td.returned++;
+  const bool check = params_.check_every != 0 && number_in_td(result.id) % params_.check_every == 0;
   if (entry.load != kIntersectStep) {
     take_load_data(wave, entry.load, result.lanes.data());
     for (uint64_t lanes = check ? wave.load_lanes : 0; lanes != 0; lanes &= lanes - 1) {
@@ -332,13 +422,13 @@ bool TraversalShader::wave_completed(uint32_t td_index, WaveResult& result) {
       checks_.next_slot(td_index) = PendingLane{order, result.id, InstrKind::kLoad, lane, input, result.lanes[lane]};
     }
     if (wave.loads_in_flight == 1 && wave.loads_to_issue == 0) {
-      td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
-      waits_.add(1);
+      td.counts.td_wait_cycles += result.complete_cycle - schedule_[index].ready_cycle;
+      ++td.counts.waits;
     }
     return loads_returned(index, result.complete_cycle);
   }
-  td_wait_cycles_.add(result.complete_cycle - schedule_[index].ready_cycle);
-  waits_.add(1);
+  td.counts.td_wait_cycles += result.complete_cycle - schedule_[index].ready_cycle;
+  ++td.counts.waits;
   for (uint64_t live = wave.live; live != 0; live &= live - 1) {
     const auto lane = static_cast<uint32_t>(__builtin_ctzll(live));
     RayTraversal& walk = wave.lanes[lane];
@@ -414,16 +504,18 @@ void TraversalShader::next_shading_phase(size_t index, uint64_t cycle) {
   // header says why that is the SIMD's time all the same).
   uint64_t& simd_free = simd_free_cycle_[simd_of(index)];
   simd_free = std::max(cycle, simd_free) + alu_cycles_per_shading_;
-  alu_busy_cycles_.add(alu_cycles_per_shading_);
-  shading_alu_cycles_->add(alu_cycles_per_shading_);
+  TdCounts& counts = td_waves_[td_of(index)].counts;
+  counts.alu_busy_cycles += alu_cycles_per_shading_;
+  counts.shading_alu_cycles += alu_cycles_per_shading_;
   end_wave(index);
 }
 
 void TraversalShader::end_wave(size_t index) {
   // Its slot starts the next wave when the TD next asks.
   schedule_[index].state = WaveState::kEmpty;
-  ++td_waves_[td_of(index)].empty;
-  --live_waves_;
+  TdWaves& td = td_waves_[td_of(index)];
+  ++td.empty;
+  --td.busy;
 }
 
 }  // namespace td::shader

@@ -3,8 +3,12 @@
 // (XDXR's short-stack traversal, seeds 001) over wave32 or wave64 waves.
 //
 // Each TD serves `simds_per_td` SIMDs holding up to `waves_per_simd` waves
-// (occupancy). A wave takes the next `lanes_per_wave` rays of the stream and
-// loops: ALU work (`alu_instructions_per_iteration`, one instruction per
+// (occupancy). A free slot asks the dispatcher for the next `lanes_per_wave`
+// rays of the stream, as a GPU's SPI launches a wave into a free slot: the
+// dispatcher hands out rays in the order slots asked (cycle, TD, slot), and
+// the wave starts `wave_launch_cycles` after its slot asked (the resource
+// allocation and register initialisation of a launch), or when its TD next
+// asks for work after that. A wave loops: ALU work (`alu_instructions_per_iteration`, one instruction per
 // clock per wave32 on its SIMD, two for wave64, waves on one SIMD taking
 // turns), then one image_bvh_intersect_ray for its live lanes (EXEC clear
 // for finished ones) to its TD, then wait for the results. Each lane walks
@@ -80,6 +84,9 @@ struct ShaderParams {
   // pointer): an iteration in which some lane popped waits for it after
   // its ALU work, the SIMD free for other waves meanwhile.
   uint32_t lds_latency_cycles = 0;
+  // Cycles from a free slot's request to the dispatcher to its new wave's
+  // start (>= 1: WaveClient::dispatch_latency).
+  uint32_t wave_launch_cycles = 0;
   HitShading shading;                           // after a wave's traversal (off: none)
   // Scoreboard: check every Nth instruction's lanes against the golden
   // reference (1: all, 0: none). Each check costs a reference evaluation.
@@ -103,14 +110,21 @@ class TraversalShader final : public timing::WaveClient {
   // A wave belongs to one TD, and next_wave fills every empty slot while
   // rays remain: only the TD a result returns to can have new work.
   WorkSource work_source() const override { return WorkSource::kPerTd; }  // each TD its own waves
+  // The dispatcher: the rays for the slots that asked, the rays finished
+  // since to the sink, and the TDs' counts to the stats.
+  uint64_t dispatch_latency() const override { return params_.wave_launch_cycles; }
+  void dispatch(uint64_t cycle) override;
 
-  // Every ray traced and delivered; no wave alive.
-  bool done() const { return rays_exhausted_ && live_waves_ == 0; }
+  // Every ray traced and delivered; no wave alive or asking.
+  bool done() const;
   // Every check so far (any still waiting run first), merged over the TDs.
   const tb::Scoreboard& scoreboard();
 
  private:
-  enum class WaveState : uint8_t { kEmpty, kAlu, kIssued };
+  // kEmpty: asks the dispatcher when its TD next asks for work; kLaunching:
+  // asked, its rays there from Wave::launch_cycle; kDone: the dispatcher had
+  // none left for it.
+  enum class WaveState : uint8_t { kEmpty, kLaunching, kAlu, kIssued, kDone };
   enum class ShadingPhase : uint8_t { kNone, kAttributes, kTextures };
   // What next_wave() reads of each of a TD's waves, every time it is
   // asked, kept apart from the rest (16 bytes a wave: a TD's 32 in 8 cache
@@ -132,14 +146,40 @@ class TraversalShader final : public timing::WaveClient {
       return ready_cycle != other.ready_cycle ? ready_cycle > other.ready_cycle : wave > other.wave;
     }
   };
-  struct TdWaves {
+  // What one TD's calls count; dispatch() adds them to the stats. (A
+  // chip may run its TDs on several threads: each TD touches only its own
+  // share of the shader, the dispatcher all of it, between.)
+  struct TdCounts {
+    uint64_t waves = 0, rays = 0, instructions = 0, lanes_issued = 0, active_lanes_issued = 0,
+             alu_busy_cycles = 0, ready_wait_cycles = 0, td_wait_cycles = 0, waits = 0, lds_wait_cycles = 0,
+             load_instructions = 0, load_lanes_issued = 0, instance_alu_cycles = 0,
+             shading_load_instructions = 0, shading_load_lanes = 0, shading_alu_cycles = 0;
+  };
+  // A slot's request to the dispatcher.
+  struct LaunchRequest {
+    uint64_t cycle;
+    uint32_t wave;
+  };
+  struct alignas(64) TdWaves {
     std::vector<ReadyWave> in_alu;  // heap
-    uint32_t empty = 0;             // waves in kEmpty (next_wave() launches them while rays remain)
+    uint32_t empty = 0;             // waves in kEmpty
+    uint32_t launching = 0;         // waves in kLaunching
+    uint64_t first_launch = kNever;  // the earliest launch_cycle of those
+    uint32_t busy = 0;              // waves in kLaunching, kAlu or kIssued
+    uint64_t instructions = 0;      // issued so far (ids: instruction_id())
+    uint64_t returned = 0;          // results taken so far
+    std::vector<LaunchRequest> requests;  // since the last dispatch()
+    std::vector<TracedRay> finished;      // delivered since the last dispatch()
+    TdCounts counts;
   };
   struct Wave {
     RayTraversal* lanes = nullptr;  // lanes_per_wave walks in walks_ (a walk is never moved)
+    // The dispatcher's answer: `granted` rays (0: none left), there from
+    // `launch_cycle`.
     std::vector<scene::SceneRay> rays;
     std::vector<uint64_t> ray_index;
+    uint32_t granted = 0;
+    uint64_t launch_cycle = 0;
     uint64_t live = 0;         // bit l: lane l holds a ray still being walked
     uint32_t live_lanes = 0;
     // Loads (two levels, parent pointers). `wants_loads`: the lanes whose
@@ -178,7 +218,17 @@ class TraversalShader final : public timing::WaveClient {
   uint32_t td_of(size_t wave) const { return static_cast<uint32_t>(wave / waves_per_td()); }
   size_t first_wave(uint32_t td) const { return size_t{td} * params_.simds_per_td * params_.waves_per_simd; }
   size_t waves_per_td() const { return size_t{params_.simds_per_td} * params_.waves_per_simd; }
-  bool launch(size_t wave, uint64_t cycle);  // false: no rays left
+  // The TD's next instruction id, unique over the chip; and an id's number
+  // among its TD's instructions.
+  uint64_t instruction_id(uint32_t td, TdWaves& waves) const { return 1 + td + td_count_ * waves.instructions++; }
+  uint64_t number_in_td(uint64_t id) const { return (id - 1) / td_count_; }
+  // Its slot asks the dispatcher for rays (kEmpty -> kLaunching).
+  void request_rays(size_t wave, uint64_t cycle);
+  // The dispatcher's answer is there: the wave's first iteration's ALU
+  // work from `cycle`, or its slot kEmpty again (every ray dead) or kDone.
+  void start_wave(size_t wave, uint64_t cycle);
+  // The dispatcher gives the wave the stream's next rays.
+  void grant_rays(size_t wave);
   // Lane `lane` of wave `wave`, whose walk is done, to the hit sink.
   void deliver(Wave& wave, uint32_t lane);
   // The wave's lanes in `ended` are done: off the live mask.
@@ -203,7 +253,7 @@ class TraversalShader final : public timing::WaveClient {
 
   // A lane returned this clock, waiting for its check (checks_).
   struct PendingLane {
-    uint64_t order = 0;  // returned_ when its instruction returned
+    uint64_t order = 0;  // its instruction's order (wave_completed)
     uint64_t instr_id = 0;
     InstrKind kind = InstrKind::kIntersect;
     uint32_t lane = 0;
@@ -213,6 +263,7 @@ class TraversalShader final : public timing::WaveClient {
   void check(tb::Scoreboard& board, const PendingLane& lane) const;
 
   const ShaderParams params_;
+  const uint64_t td_count_;
   const scene::EncodedBvh& bvh_;
   RaySource& rays_;
   const TraversalOptions options_;
@@ -230,14 +281,14 @@ class TraversalShader final : public timing::WaveClient {
   // Per TD, its waves with an instruction in flight, in issue order: a TD
   // returns instructions in the order it accepted them.
   std::vector<std::deque<InFlight>> in_flight_;
-  uint64_t next_id_ = 1;
+  // The dispatcher's: the stream, read a batch at a time, and the requests
+  // of a dispatch() in the order it serves them.
   uint64_t next_ray_ = 0;
   std::vector<scene::SceneRay> ray_buffer_;
   size_t ray_buffer_next_ = 0;
   bool rays_exhausted_ = false;
-  uint32_t live_waves_ = 0;
+  std::vector<LaunchRequest> requests_;
   tb::DeferredChecks<PendingLane> checks_;  // per TD, run in process_returned()
-  uint64_t returned_ = 0;   // results taken so far
   tb::Scoreboard merged_;   // scoreboard()'s answer
 
   sim::Counter& waves_launched_;

@@ -53,6 +53,7 @@ struct ShaderBench {
     params.simds_per_td = 2;
     params.waves_per_simd = 2;  // waves 0, 1 on SIMD 0; waves 2, 3 on SIMD 1
     params.alu_instructions_per_iteration = 10;
+    params.wave_launch_cycles = 5;
     params.check_every = 0;
     shader = std::make_unique<TraversalShader>(params, 1, bvh, rays, TraversalOptions{}, sink,
                                                sim::StatGroup(registry, "shader"));
@@ -86,35 +87,43 @@ struct ShaderBench {
 TEST(TraversalShader, TheOldestReadyWaveIssuesAndAnIdleTdIsToldWhenToAskAgain) {
   ShaderBench bench(5 * 32);
   uint64_t retry = 0;
-  // Four waves launch at cycle 0; each SIMD runs its waves' 10 ALU clocks
-  // in turn: waves 0 and 2 are ready at 10, waves 1 and 3 at 20.
+  // The four slots ask the dispatcher at cycle 0; their rays are there at
+  // 5 (wave_launch_cycles), handed out in slot order.
   EXPECT_EQ(bench.issue(0, retry), -1);
-  EXPECT_EQ(retry, 10u);
-  EXPECT_EQ(bench.issue(10, retry), 0);  // ready together: the lower slot first
+  EXPECT_EQ(retry, 5u);
+  bench.shader->dispatch(1);
+  // The waves start at 5; each SIMD runs its waves' 10 ALU clocks in turn:
+  // waves 0 and 2 are ready at 15, waves 1 and 3 at 25.
+  EXPECT_EQ(bench.issue(5, retry), -1);
+  EXPECT_EQ(retry, 15u);
+  EXPECT_EQ(bench.issue(15, retry), 0);  // ready together: the lower slot first
   const uint64_t first_id = bench.instr.id;
-  EXPECT_EQ(bench.issue(10, retry, /*walks_go_on=*/false), 2);
+  EXPECT_EQ(bench.issue(15, retry, /*walks_go_on=*/false), 2);
   const uint64_t ending_id = bench.instr.id;
-  EXPECT_EQ(bench.issue(15, retry), -1);
-  EXPECT_EQ(retry, 20u);
-  EXPECT_EQ(bench.issue(25, retry), 1);
-  EXPECT_EQ(bench.issue(25, retry), 3);
-  EXPECT_EQ(bench.issue(25, retry), -1);
+  EXPECT_EQ(bench.issue(20, retry), -1);
+  EXPECT_EQ(retry, 25u);
+  EXPECT_EQ(bench.issue(30, retry), 1);
+  EXPECT_EQ(bench.issue(30, retry), 3);
+  EXPECT_EQ(bench.issue(30, retry), -1);
   EXPECT_EQ(retry, TraversalShader::kNever);  // every wave waits for a result
 
   // Wave 2's walks all end with its instruction's results: its rays reach
-  // the sink when it returns, not before.
-  EXPECT_EQ(bench.rays_finished(), 0u);
+  // the sink at the dispatch after it returns, not before.
   bench.complete(first_id, 100);  // wave 0 goes on: ready at 110
   bench.complete(ending_id, 101);
+  EXPECT_EQ(bench.rays_finished(), 0u);
+  bench.shader->dispatch(102);
   EXPECT_EQ(bench.rays_finished(), 32u);
-  // Slot 2 takes the last 32 rays when the TD next asks (105): SIMD 1 is
-  // free, so that wave is ready at 115, after wave 0.
+  // Slot 2 asks for the last 32 rays when the TD next asks (105); they are
+  // there at 110, and it starts when the TD asks after that (112): SIMD 1
+  // is free, so that wave is ready at 122, after wave 0.
   EXPECT_EQ(bench.issue(105, retry), -1);
   EXPECT_EQ(retry, 110u);
+  bench.shader->dispatch(106);
   EXPECT_EQ(bench.issue(112, retry), 0);
   EXPECT_EQ(bench.issue(112, retry), -1);
-  EXPECT_EQ(retry, 115u);
-  EXPECT_EQ(bench.issue(115, retry), 4);
+  EXPECT_EQ(retry, 122u);
+  EXPECT_EQ(bench.issue(122, retry), 4);
   EXPECT_FALSE(bench.shader->done());
 }
 

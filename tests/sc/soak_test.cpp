@@ -149,6 +149,7 @@ cfg::Config draw_config(uint64_t seed) {
   c.shader.alu_instructions_per_iteration = d.whole(0, 100000);
   c.shader.alu_instructions_per_instance = d.whole(0, 100000);
   c.shader.lds_latency_cycles = d.whole(0, 100000);
+  c.shader.wave_launch_cycles = d.whole(1, 100000);
   c.shader.hit_attribute_loads = d.whole(0, 3);
   c.shader.hit_texture_loads = d.whole(0, 16);
   c.shader.hit_texture_kib = d.whole(1, 1048576);

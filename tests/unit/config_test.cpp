@@ -78,6 +78,7 @@ const std::string kValid =
     "  alu_instructions_per_iteration: 40\n"
     "  alu_instructions_per_instance: 32\n"
     "  lds_latency_cycles: 44\n"
+    "  wave_launch_cycles: 64\n"
     "  hit_attribute_loads: 3\n"
     "  hit_texture_loads: 3\n"
     "  hit_texture_kib: 1024\n"
