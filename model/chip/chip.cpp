@@ -17,7 +17,8 @@ namespace td::chip {
 bool Chip::ClientTap::wave_completed(uint32_t td_index, WaveResult& result) {
   const uint64_t complete_cycle = result.complete_cycle;
   if (!client_.wave_completed(td_index, result)) return false;
-  chip_.end_cycle_ = std::max(chip_.end_cycle_, complete_cycle + 1);
+  uint64_t& end = chip_.td_end_cycle_[td_index];
+  end = std::max(end, complete_cycle + 1);
   // A returned result may let the client issue more (a traversal shader's
   // next step): the TDs it may concern that wait for work ask again.
   if (client_.work_source() == WorkSource::kPerTd) {
@@ -62,6 +63,9 @@ Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::Wave
   for (auto& l1 : l1_) l1->set_progress(&progress_);
   for (timing::Td* t : tds_) t->set_progress(&progress_);
   td_due_.assign(tds_.size(), 0);
+  td_end_cycle_.assign(tds_.size(), 0);
+  if (tap_.work_source() == timing::WaveClient::WorkSource::kPerTd && tap_.dispatch_latency() > 0)
+    lookahead_ = std::min<uint64_t>(config_.l0.hit_latency_cycles, tap_.dispatch_latency());
   for (size_t i = 0; i < tds_.size(); ++i) tds_[i]->keep_due_cycle_in(&td_due_[i]);
   for (timing::Td* t : tds_) t->share_incoming(&shared_incoming_);  // ticked one after another (set_threads)
   register_chip_stats(stats);
@@ -101,11 +105,14 @@ void Chip::clock_edge() {
   uint64_t cycle = sc_cycle;
   for (;;) {
     ticked_ = true;
-    last_tick_cycle_ = cycle;
-    const uint64_t earliest = tick_tds(cycle);
-    tap_.dispatch(cycle + 1);  // the requests of this clock
-    const uint64_t next = next_tick_cycle(cycle, earliest);
-    if (next != cycle + 1 || next >= step_end_cycle_) {
+    // A quantum ends with run_until_idle's step (or is one clock outside one).
+    const uint64_t end =
+        quantum_ > 1 && step_end_cycle_ > cycle ? std::min(cycle + quantum_, step_end_cycle_) : cycle + 1;
+    last_tick_cycle_ = end - 1;
+    const uint64_t earliest = quantum_ > 1 ? run_quantum(cycle, end) : tick_tds(cycle);
+    tap_.dispatch(end);  // the requests of those clocks
+    const uint64_t next = next_tick_cycle(end - 1, earliest);
+    if (next != end || next >= step_end_cycle_) {
       trigger_at(sc_cycle, next);
       return;
     }
@@ -150,6 +157,52 @@ uint64_t Chip::tick_tds(uint64_t cycle) {
     earliest = std::min(earliest, due[i]);
   }
   return woke_other_td_ ? earliest_td_due() : earliest;
+}
+
+uint64_t Chip::quantum_cycles() const {
+  return quantum_limit_ == 0 ? lookahead_ : std::min(quantum_limit_, lookahead_);
+}
+
+void Chip::choose_quanta() {
+  const uint64_t quantum = vcd_ || sim::debug_flags().any() ? 1 : quantum_cycles();
+  if (quantum == quantum_) return;
+  quantum_ = quantum;
+  // (Between runs no fill waits: every quantum lands all it heard.)
+  for (timing::Td* t : tds_) t->l0().defer_fills(quantum_ > 1 ? &events_ : nullptr);
+}
+
+uint64_t Chip::run_quantum(uint64_t from, uint64_t end) {
+  // The shared side's events of the whole quantum: none a TD makes in it
+  // arrives before `end` (an L0 miss reaches L1 a hit latency later,
+  // release_events checks it), and the fills the L0s hear wait for their
+  // TD's clock.
+  events_.run_until(end - 1);
+  ticking_.clear();
+  for (size_t i = 0; i < tds_.size(); ++i)
+    if (std::min(td_due_[i], tds_[i]->l0().next_deferred_fill()) < end) ticking_.push_back(tds_[i]);
+  // Task k is the k-th TD with work: the pool cuts them into one contiguous
+  // run per thread. Below two TDs they run here.
+  auto run = [this, from, end](size_t k) { run_td(*ticking_[k], from, end); };
+  if (pool_ && ticking_.size() >= 2) {
+    pool_->run(ticking_.size(), run);
+  } else {
+    for (size_t k = 0; k < ticking_.size(); ++k) run(k);
+  }
+  for (timing::Td* t : ticking_) t->release_events(end);
+  return earliest_td_due();
+}
+
+void Chip::run_td(timing::Td& t, uint64_t from, uint64_t end) {
+  mem::Cache& l0 = t.l0();
+  for (uint64_t cycle = from;; ++cycle) {
+    cycle = std::max(cycle, std::min(t.due_cycle(), l0.next_deferred_fill()));
+    if (cycle >= end) return;
+    l0.land_deferred_fills(cycle);  // before the clock's tick, as clock by clock
+    if (t.due_cycle() > cycle) continue;
+    t.tick_client_side(cycle);
+    t.tick_pipeline(cycle);
+    if (t.returned_wave()) tap_.process_returned(t.index());
+  }
 }
 
 void Chip::tick_tds_parallel(uint64_t cycle) {
@@ -286,6 +339,12 @@ void Chip::register_chip_stats(sim::StatsRegistry& stats) {
                 [=] { return busy() / (tds * static_cast<double>(cycles->value())); });
 }
 
+uint64_t Chip::end_cycle() const {
+  uint64_t end = 0;
+  for (const uint64_t e : td_end_cycle_) end = std::max(end, e);
+  return end;
+}
+
 uint64_t Chip::current_cycle() const { return sc_core::sc_time_stamp().value() / period_ticks_; }
 
 bool Chip::idle() const {
@@ -315,6 +374,7 @@ RunOutcome Chip::run_until_idle(const std::function<bool()>& done, uint64_t max_
   // One sc_start never spans more than this (keeps sc_time far from overflow).
   constexpr uint64_t kMaxStepCycles = uint64_t{1} << 30;
   const uint64_t start = current_cycle();
+  choose_quanta();
   for (;;) {
     client_done_at_stop_ = done();
     if (client_done_at_stop_ && idle()) return RunOutcome::kIdle;
@@ -384,8 +444,9 @@ std::string Chip::deadlock_report() const {
 
 void Chip::finish_accounting() {
   cycles_->reset();
-  cycles_->add(end_cycle_);
-  for (timing::Td* t : tds_) t->account_until(end_cycle_);
+  const uint64_t end = end_cycle();
+  cycles_->add(end);
+  for (timing::Td* t : tds_) t->account_until(end);
 }
 
 void Chip::attach_trace(sim::VcdWriter& vcd) {

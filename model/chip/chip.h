@@ -3,15 +3,32 @@
 // slices and DRAM. Wave instructions come from a WaveClient (vector files,
 // microbenchmarks, the traversal shader) and return to it.
 //
-// One clocked process ticks every TD that has work, in TD order, each
-// clock. A fixed order makes requests from several TDs to a shared cache in
-// one clock reach it the same way every run, traced or not; and one process
-// for the chip costs the SystemC kernel one activation a clock, not one per
-// TD. With set_threads(N > 1) the TDs' pipelines run on N threads within a
-// clock: each TD's client side (results out, instructions in) still runs
-// in TD order on the SystemC thread, then every pipeline part on any
-// thread, then the L0 misses they made join the event queue in TD order —
-// so stats, traces and results are the same bits for any N (td.h says why). When no TD can move before some later cycle, the process sleeps until
+// One clocked process runs the chip. Each clock it runs the memory events
+// due (the shared side: L1, L2, DRAM), then ticks every TD that has work,
+// in TD order; then the wave client's dispatcher serves the clock's
+// requests. One process for the chip costs the SystemC kernel one
+// activation a clock, not one per TD. Events of a clock run in the order
+// they were made, written in each (event_queue.h): requests from several
+// TDs to a shared cache reach it the same way however the TDs were run.
+//
+// Quanta (lookahead, as conservative parallel simulators do): a TD meets
+// the rest of the chip only through its L0's misses, which reach L1 an L0
+// hit latency after the clock that made them at the earliest, through the
+// fills L1 answers, and through the wave client's dispatcher, whose answer
+// acts dispatch_latency() after the request at the earliest
+// (WaveClient::kPerTd: each TD has its own waves). So with such a client
+// the chip runs a quantum of Q = min(both) clocks at a time: first the
+// events of the whole quantum (none a TD makes in it arrives inside it),
+// the fills L0s hear then waiting for their TD's clock (Cache::defer_fills);
+// then each TD's clocks of the quantum, one TD after another or on the
+// threads of set_threads(N > 1), its fills landing at the clocks they were
+// heard at; then the TDs' misses join the queue and the dispatcher serves
+// the quantum's requests. Each TD sees at each clock exactly what it would
+// clock by clock, so stats, hits and traces are the same bits for any Q
+// and any N. Other clients (a vector file's shared pool of instructions),
+// a trace and --debug run clock by clock; there set_threads(N > 1) runs the
+// TDs' pipeline parts on N threads within a clock (td.h).
+// When no TD can move before some later cycle, the process sleeps until
 // then (or until the wave client has new work).
 //
 // The clock is a period, not an sc_clock signal: nothing in the model waits
@@ -95,7 +112,7 @@ class Chip : public sc_core::sc_module {
   bool idle() const;
   uint64_t current_cycle() const;
   // Cycle after the last instruction completed (0 if none yet).
-  uint64_t end_cycle() const { return end_cycle_; }
+  uint64_t end_cycle() const;
   // Brings every TD's cycle count up to end_cycle() (call before reporting).
   void finish_accounting();
 
@@ -113,6 +130,11 @@ class Chip : public sc_core::sc_module {
   // samples are written as the TDs tick. Change it only while the chip is idle.
   void set_threads(unsigned threads);
   unsigned threads() const { return pool_ ? pool_->threads() : 1; }
+  // Clocks the chip runs at a time with its wave client (1: clock by clock;
+  // see above). quantum_cycles(1) makes any run go clock by clock (a test
+  // of the quanta's exactness); quantum_cycles(0) gives back the lookahead.
+  void set_quantum_cycles(uint64_t cycles) { quantum_limit_ = cycles; }
+  uint64_t quantum_cycles() const;
 
  private:
   // Forwards completions to the client and notes when the chip last returned one.
@@ -141,6 +163,13 @@ class Chip : public sc_core::sc_module {
   // One clock: the memory events due, then the due TDs; returns every TD's
   // earliest due cycle after it.
   uint64_t tick_tds(uint64_t cycle);
+  // The clocks [from, end) as a quantum (see above); returns every TD's
+  // earliest due cycle after it.
+  uint64_t run_quantum(uint64_t from, uint64_t end);
+  // One TD's clocks of a quantum, its deferred fills landing at theirs.
+  void run_td(timing::Td& td, uint64_t from, uint64_t end);
+  // Quanta for this run, or clock by clock: the L0s defer fills or not.
+  void choose_quanta();
   // The next clock to tick after `cycle`'s, given every TD's earliest due
   // cycle; UINT64_MAX: none until new work.
   uint64_t next_tick_cycle(uint64_t cycle, uint64_t earliest_td_due) const;
@@ -164,10 +193,13 @@ class Chip : public sc_core::sc_module {
   std::vector<timing::Td*> tds_;
   timing::Td::Incoming shared_incoming_;  // every TD's instruction buffer while one thread ticks them (Td::share_incoming)
   std::vector<uint64_t> td_due_;  // tds_[i]'s due cycle (the TD keeps it here), read every clock
+  std::vector<uint64_t> td_end_cycle_;  // per TD, end_cycle()'s share (TDs may run on several threads)
+  uint64_t lookahead_ = 1;       // min(L0 hit latency, the client's dispatch latency)
+  uint64_t quantum_limit_ = 0;   // set_quantum_cycles()
+  uint64_t quantum_ = 1;         // this run's (choose_quanta)
   bool woke_other_td_ = false;  // this clock, a result woke a TD other than the one ticking
   sc_core::sc_time period_;
   uint64_t period_ticks_;
-  uint64_t end_cycle_ = 0;
   sc_core::sc_event wake_event_;
   std::exception_ptr error_;  // thrown inside tick(); rethrown by run_until_idle
   bool ticked_ = false;

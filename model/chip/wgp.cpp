@@ -5,7 +5,7 @@
 namespace td::chip {
 
 Wgp::Wgp(sc_core::sc_module_name name, uint32_t first_td_index, uint32_t tds, const timing::TdParams& params,
-         mem::MemLevel& l1, mem::EventSink* events, const timing::BackingStore& store, timing::WaveClient& client,
+         mem::MemLevel& l1, mem::EventQueue* events, const timing::BackingStore& store, timing::WaveClient& client,
          sim::StatsRegistry& stats)
     : sc_module(name) {
   for (uint32_t i = 0; i < tds; ++i) {

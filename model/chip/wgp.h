@@ -19,7 +19,7 @@ class Wgp : public sc_core::sc_module {
  public:
   // TDs are numbered first_td_index, first_td_index + 1, ...
   Wgp(sc_core::sc_module_name name, uint32_t first_td_index, uint32_t tds, const timing::TdParams& params,
-      mem::MemLevel& l1, mem::EventSink* events, const timing::BackingStore& store, timing::WaveClient& client,
+      mem::MemLevel& l1, mem::EventQueue* events, const timing::BackingStore& store, timing::WaveClient& client,
       sim::StatsRegistry& stats);
 
   size_t td_count() const { return tds_.size(); }

@@ -124,8 +124,24 @@ void Cache::forward(uint32_t mshr, uint64_t cycle) {
   }
   mshrs_[mshr].asked = true;
   if (progress_) progress_->note(cycle);  // the miss moved down a level
-  if (!r.pending) fill(mshr, r.cycle);
+  if (!r.pending) heard_fill(mshr, r.cycle);
   // pending: mem_ready() calls fill() when the cycle is known
+}
+
+void Cache::defer_fills(const EventQueue* queue) {
+  if (next_deferred_fill() != UINT64_MAX) throw std::logic_error("cache: defer_fills() while fills wait");
+  deferring_ = queue;
+}
+
+void Cache::land_deferred_fills(uint64_t cycle) {
+  while (deferred_next_ < deferred_.size() && deferred_[deferred_next_].heard <= cycle) {
+    const DeferredFill f = deferred_[deferred_next_++];
+    fill(f.mshr, f.cycle);
+  }
+  if (deferred_next_ == deferred_.size()) {
+    deferred_.clear();
+    deferred_next_ = 0;
+  }
 }
 
 void Cache::fill(uint32_t mshr, uint64_t cycle) {
@@ -307,6 +323,8 @@ void Cache::invalidate() {
   sparse_.clear();
   mshrs_.clear();
   joins_.clear();
+  deferred_.clear();
+  deferred_next_ = 0;
   port_free_cycle_ = 0;
   use_stamp_ = 0;
 }

@@ -86,7 +86,7 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   void invalidate() override;
 
   // A fill this cache asked `next` for (tag: the MSHR) has its cycle.
-  void mem_ready(uint64_t tag, uint64_t cycle) override { fill(static_cast<uint32_t>(tag), cycle); }
+  void mem_ready(uint64_t tag, uint64_t cycle) override { heard_fill(static_cast<uint32_t>(tag), cycle); }
   // `next` refused that miss and can now take it from `cycle`.
   void mem_retry(uint64_t tag, uint64_t cycle) override {
     schedule(events_, cycle, *this, tag);
@@ -111,6 +111,23 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   bool sparse_tags() const { return !dense_; }
   // Lines held (valid), for a sparse cache; sets * ways for a dense one.
   uint64_t tag_entries() const;
+
+  // Deferred fills (a TD's L0 while the chip runs the TD ahead of the
+  // queue, within a quantum): what this cache hears from `next` while the
+  // queue runs an event (a fill's cycle) changes it only once its
+  // requester's clock reaches the cycle heard at, queue.now(): until then
+  // the fills wait here, and the requester lands them with
+  // land_deferred_fills() before its tick of that clock — as if it had
+  // heard them then. (The queue reads only a miss's line and kind, fixed
+  // when it missed.) nullptr: fills land as they are heard. Change it only
+  // while none waits.
+  void defer_fills(const EventQueue* queue);
+  // The clock the first waiting fill was heard at; UINT64_MAX if none.
+  uint64_t next_deferred_fill() const {
+    return deferred_next_ < deferred_.size() ? deferred_[deferred_next_].heard : UINT64_MAX;
+  }
+  // Lands every waiting fill heard at or before `cycle`, in the order heard.
+  void land_deferred_fills(uint64_t cycle);
 
   // Notes the cycles this cache moves a miss down or learns when a fill
   // lands (the watchdog's progress; nullptr: none).
@@ -172,6 +189,12 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   Line& victim(uint64_t line);
   void forward(uint32_t mshr, uint64_t cycle);  // asks `next` for the MSHR's line
   void fill(uint32_t mshr, uint64_t cycle);     // the MSHR's line arrives at `cycle`
+  void heard_fill(uint32_t mshr, uint64_t cycle) {  // fill(), or deferred (defer_fills)
+    if (deferring_)
+      deferred_.push_back(DeferredFill{deferring_->now(), mshr, cycle});
+    else
+      fill(mshr, cycle);
+  }
   // A refused request's retry cycle (MshrFile::retry_cycle). `single`: the
   // whole request (all slices) needs one MSHR.
   uint64_t retry_cycle(const Check& refused, MemClient* client, uint64_t tag, bool single);
@@ -228,6 +251,14 @@ class Cache final : public MemLevel, public MemClient, public EventTarget {
   std::vector<std::pair<JoinTable*, uint32_t>> spare_waiters_;  // fill()'s: storage passed between MSHRs
   EventSink* events_ = nullptr;
   sim::ProgressMark* progress_ = nullptr;
+  struct DeferredFill {
+    uint64_t heard;
+    uint32_t mshr;
+    uint64_t cycle;
+  };
+  const EventQueue* deferring_ = nullptr;  // defer_fills()
+  std::vector<DeferredFill> deferred_;     // the first deferred_next_ have landed
+  size_t deferred_next_ = 0;
   JoinTable joins_;  // requests made to this cache directly
   std::string name_;  // hierarchical, for debug lines
 };

@@ -29,7 +29,7 @@ const DatapathFactory& datapaths_of(const TdParams& params) {
 }  // namespace
 
 Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem::MemLevel& l1,
-       mem::EventSink* events, const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats)
+       mem::EventQueue* events, const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats)
     : sc_module(name),
       index_(index),
       store_(store),
@@ -37,7 +37,7 @@ Td::Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem
       fetch_queue_(params.fetch_queue_depth),
       no_fetch_(2),
       stats_(stats.block<TdStats>(sim::StatGroup(stats, this->name()), client.issues_loads())),
-      l0_events_(events),
+      l0_events_(events, index),
       l0_(params.l0, l1, sim::StatGroup(stats, std::string(this->name()) + ".l0"), &l0_events_,
           client.issues_loads()),
       waves_(params.instruction_queue_depth),
@@ -122,7 +122,7 @@ void Td::clock_and_write_lanes(uint64_t cycle) {
 }
 
 void Td::tick_pipeline(uint64_t cycle) {
-  l0_events_.hold();
+  l0_events_.hold(cycle);
   // (Usually here: a lane written this clock returns a clock later at the
   // earliest, so retiring first changes nothing; see WriteBack.)
   if (write_back_.return_latency() > 0) clock_and_write_lanes(cycle);

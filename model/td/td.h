@@ -69,7 +69,7 @@ class Td : public sc_core::sc_module {
   // (what the wave client sees). Stats go under this module's name.
   // `events` carries L0 misses to L1 at their arrival cycle (the chip's).
   Td(sc_core::sc_module_name name, uint32_t index, const TdParams& params, mem::MemLevel& l1,
-     mem::EventSink* events, const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats);
+     mem::EventQueue* events, const BackingStore& store, WaveClient& client, sim::StatsRegistry& stats);
   ~Td() override;
 
   // One clock. Call at most once per cycle, in increasing cycles.
@@ -83,8 +83,9 @@ class Td : public sc_core::sc_module {
   void tick_client_side(uint64_t cycle);
   // The stages from the sort down to the sequencer, the L0's misses held.
   [[gnu::flatten]] void tick_pipeline(uint64_t cycle);
-  // The L0's misses of the last tick_pipeline() join the chip's queue.
-  void release_events() { l0_events_.release(); }
+  // The L0's misses of the ticks since the last call join the chip's queue;
+  // each must arrive at or after `from` (mem::EventHold::release).
+  void release_events(uint64_t from = 0) { l0_events_.release(from); }
   // The first cycle on which tick() can do anything; UINT64_MAX while only
   // new work from the wave client (wake()) can.
   uint64_t due_cycle() const { return *due_cycle_; }
