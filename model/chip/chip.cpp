@@ -64,7 +64,7 @@ Chip::Chip(sc_core::sc_module_name name, const cfg::Config& config, timing::Wave
   for (timing::Td* t : tds_) t->set_progress(&progress_);
   td_due_.assign(tds_.size(), 0);
   td_end_cycle_.assign(tds_.size(), 0);
-  if (tap_.work_source() == timing::WaveClient::WorkSource::kPerTd && tap_.dispatch_latency() > 0)
+  if (tap_.work_source() == timing::WaveClient::WorkSource::kPerTd)
     lookahead_ = std::min<uint64_t>(config_.l0.hit_latency_cycles, tap_.dispatch_latency());
   for (size_t i = 0; i < tds_.size(); ++i) tds_[i]->keep_due_cycle_in(&td_due_[i]);
   for (timing::Td* t : tds_) t->share_incoming(&shared_incoming_);  // ticked one after another (set_threads)

@@ -31,9 +31,11 @@
 // there (datapath.h), so a C++ datapath's lane is written the clock it
 // passes the issue port, for the cycle it reaches write-back.
 // The pipeline part touches nothing outside the TD but its L0, whose misses
-// are held (mem::EventHold) until release_events(): a chip on several
-// threads calls tick_client_side() TD by TD, tick_pipeline() on any thread,
-// then release_events() TD by TD, with the same outcome. After each tick
+// are held (mem::EventHold, stamped with the clock and the TD) until
+// release_events(): a chip may run a TD's clocks ahead of the others
+// (quanta, chip.h), or, clock by clock on several threads, call
+// tick_client_side() TD by TD, tick_pipeline() on any thread, then
+// release_events() — with the same outcome. After each tick
 // the TD says on which cycle anything can move next (a fill arrives, a
 // pipeline delivers); until then it is not ticked: an idle TD costs nothing.
 // Stall counters are charged for the skipped clocks too.

@@ -1,7 +1,13 @@
 // wave_client.h — the SIMDs' side of a TD: whoever issues wave instructions
 // (intersects and vector memory loads, one stream: wave.h) to it and takes
-// their results (vector files, microbenchmarks, the traversal shader). Called from inside the chip's clocked process, in TD
-// order, so a client sees one deterministic sequence of calls.
+// their results (vector files, microbenchmarks, the traversal shader).
+// Called from inside the chip's clocked process. A kShared client (see
+// work_source) is called clock by clock, in TD order: one deterministic
+// sequence of calls. A kPerTd client's calls for one TD come in that TD's
+// cycle order, but the TDs' calls interleave in any order, maybe on
+// several threads at once (the chip runs each TD a quantum ahead, chip.h):
+// a call for a TD touches only that TD's share of the client; dispatch()
+// runs alone.
 #pragma once
 
 #include <cstdint>
@@ -52,8 +58,9 @@ class WaveClient {
   // makes at cycle c (a free slot asking for rays) is answered by
   // dispatch(), and the answer acts in that TD from cycle
   // c + dispatch_latency() on, never sooner: the chip may run a TD up to that
-  // many cycles ahead of the requests of the others. 0: no shared part.
-  virtual uint64_t dispatch_latency() const { return 0; }
+  // many cycles ahead of the requests of the others. kNever: no shared
+  // part (nothing bounds how far a TD may run ahead but its memory).
+  virtual uint64_t dispatch_latency() const { return kNever; }
   // Serves every request made before `cycle`, in (cycle, TD, slot) order.
   // The chip calls it on its own thread once every TD has run every clock
   // before `cycle` (at the latest before any TD runs cycle c +

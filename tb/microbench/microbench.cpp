@@ -229,8 +229,9 @@ class Bench {
     write_nodes(memory_, base_unit, nodes, NodeKind::kBox32, rng_);
     chip_.invalidate_caches();
     setup_wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
-    const auto pick_random = [this, base_unit, nodes](uint32_t, uint64_t) {
-      return [this, base_unit, nodes](uint32_t) { return base_unit + 2 * (rng_.next() % nodes); };
+    const auto pick_random = [this, base_unit, nodes](uint32_t td, uint64_t) {
+      Rng& rng = td_rngs_[td];
+      return [&rng, base_unit, nodes](uint32_t) { return base_unit + 2 * (rng.next() % nodes); };
     };
     // Warm-up: every TD sweeps the working set in order from its own offset
     // (what fits stays resident, and together the TDs cover the whole set),
@@ -276,13 +277,14 @@ class Bench {
   void timed(SpeedPath& path, Phase phase) {
     // Sized before the clock starts: recording must not charge page faults
     // (or the growth of the buffer) to the model's time.
-    std::vector<LaneInput> lanes;
-    lanes.reserve(uint64_t{config_.td_count()} * (std::max(options_.waves_per_td, 2 * options_.bandwidth_waves_per_td) + 1) *
-                  kWaveLanes * 4);
+    // Each TD's apart: the completion runs on the thread running the TD.
+    std::vector<std::vector<LaneInput>> lanes(config_.td_count());
+    for (std::vector<LaneInput>& td : lanes)
+      td.reserve((std::max(options_.waves_per_td, 2 * options_.bandwidth_waves_per_td) + 1) * kWaveLanes * 4);
     feeder_.set_scoreboard_enabled(path.scoreboard);
     chip_.set_threads(path.threads);
-    feeder_.set_completion([&lanes](uint32_t, const WaveInstr& instr, const WaveResult&) {
-      lanes.insert(lanes.end(), instr.lanes.begin(), instr.lanes.end());
+    feeder_.set_completion([&lanes](uint32_t td, const WaveInstr& instr, const WaveResult&) {
+      lanes[td].insert(lanes[td].end(), instr.lanes.begin(), instr.lanes.end());
     });
     const uint64_t cycles_before = chip_.end_cycle();
     const double setup_before = setup_wall_s_;
@@ -297,12 +299,14 @@ class Bench {
     feeder_.set_completion(nullptr);
     chip_.set_threads(1);
     feeder_.set_scoreboard_every(options_.check_every);
-    for (const LaneInput& lane : lanes) path.items += lane.exec ? 1 : 0;
+    for (const std::vector<LaneInput>& td : lanes)
+      for (const LaneInput& lane : td) path.items += lane.exec ? 1 : 0;
 
     const Descriptor descriptor = peak_descriptor();
     uint32_t sink = 0;
     const auto reference_start = std::chrono::steady_clock::now();
-    for (const LaneInput& lane : lanes) sink += ref::intersect(descriptor, lane, memory_).dwords[0];
+    for (const std::vector<LaneInput>& td : lanes)
+      for (const LaneInput& lane : td) sink += ref::intersect(descriptor, lane, memory_).dwords[0];
     path.reference_wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - reference_start).count();
     reference_sink_ += sink;  // keeps the loop from being optimised away
   }
@@ -404,9 +408,13 @@ class Bench {
   template <typename PickFactory>
   uint64_t run_waves(NodeKind kind, uint32_t waves_per_td, PickFactory pick_factory) {
     std::vector<uint32_t> issued(config_.td_count(), 0);
+    // Each TD draws its rays (and random nodes) from its own sequence: the
+    // chip may run a TD ahead of the others (WaveFeeder is kPerTd).
+    td_rngs_.clear();
+    for (uint32_t t = 0; t < config_.td_count(); ++t) td_rngs_.emplace_back(rng_.next());
     feeder_.set_generator([&, kind, waves_per_td](uint32_t td, WaveInstr& out) {
       if (issued[td] == waves_per_td) return false;
-      out = make_wave(kind, rng_, rays_, pick_factory(td, issued[td]++));
+      out = make_wave(kind, td_rngs_[td], rays_, pick_factory(td, issued[td]++));
       return true;
     });
     feeder_.reset_window();
@@ -433,6 +441,7 @@ class Bench {
   sim::StatsRegistry& stats_;
   uint64_t reference_sink_ = 0;
   Rng rng_;
+  std::vector<Rng> td_rngs_;  // run_waves(): each TD's
   double setup_wall_s_ = 0;  // writing the bandwidth points' nodes (not the model's time)
   RayPool rays_;
   MemoryImage memory_;
