@@ -125,10 +125,6 @@ uint64_t Chip::tick_tds(uint64_t cycle) {
   // made; then the TDs, which see the fills that landed.
   events_.run_until(cycle);
   const bool traced = vcd_ && vcd_->in_window(cycle);
-  if (pool_ && !traced && !sim::debug_flags().any()) {
-    tick_tds_parallel(cycle);
-    return earliest_td_due();
-  }
   if (traced) {
     // A traced TD ticks every clock, so that one-clock pulses read right;
     // an idle tick changes nothing (stalls are charged either way).
@@ -205,36 +201,10 @@ void Chip::run_td(timing::Td& t, uint64_t from, uint64_t end) {
   }
 }
 
-void Chip::tick_tds_parallel(uint64_t cycle) {
-  // Client sides in TD order, each TD's due cycle read at its turn (a
-  // result returned by an earlier TD may wake a later one this clock).
-  ticking_.clear();
-  for (timing::Td* t : tds_) {
-    if (t->due_cycle() > cycle) continue;
-    t->tick_client_side(cycle);
-    ticking_.push_back(t);
-  }
-  // Task k is the k-th due TD's pipeline: the pool cuts the due TDs into
-  // one contiguous run per thread, so each thread gets as many and, while
-  // the same TDs are due, the same ones. Below two TDs they run here.
-  auto pipeline = [this, cycle](size_t k) {
-    timing::Td& t = *ticking_[k];
-    t.tick_pipeline(cycle);
-    if (t.returned_wave()) tap_.process_returned(t.index());
-  };
-  if (ticking_.size() < 2) {
-    for (size_t k = 0; k < ticking_.size(); ++k) pipeline(k);
-  } else {
-    pool_->run(ticking_.size(), pipeline);
-  }
-  for (timing::Td* t : ticking_) t->release_events();
-}
-
 void Chip::set_threads(unsigned threads) {
   if (threads < 1) throw std::invalid_argument("chip: threads must be >= 1");
   pool_ = threads > 1 ? std::make_unique<sim::WorkerPool>(threads) : nullptr;
-  // Ticked on threads, every TD's client side runs before any pipeline:
-  // each TD keeps the instruction it took in its own buffer.
+  // On threads, TDs run at once: each keeps the instruction it takes in its own buffer.
   for (timing::Td* t : tds_) t->share_incoming(pool_ ? nullptr : &shared_incoming_);
   ticking_.reserve(tds_.size());
 }

@@ -25,9 +25,8 @@
 // heard at; then the TDs' misses join the queue and the dispatcher serves
 // the quantum's requests. Each TD sees at each clock exactly what it would
 // clock by clock, so stats, hits and traces are the same bits for any Q
-// and any N. Other clients (a vector file's shared pool of instructions),
-// a trace and --debug run clock by clock; there set_threads(N > 1) runs the
-// TDs' pipeline parts on N threads within a clock (td.h).
+// and any N. A kShared client (one pool of instructions every TD draws
+// from), a trace and --debug run clock by clock, on one thread.
 // When no TD can move before some later cycle, the process sleeps until
 // then (or until the wave client has new work).
 //
@@ -125,9 +124,9 @@ class Chip : public sc_core::sc_module {
 
   // Records every TD's pipeline signals into `vcd`.
   void attach_trace(sim::VcdWriter& vcd);
-  // Threads that tick the TDs' pipelines (1: the SystemC thread alone).
-  // Traced clocks and --debug runs tick on one thread: their lines and
-  // samples are written as the TDs tick. Change it only while the chip is idle.
+  // Threads that run the TDs' quanta (1: the SystemC thread alone).
+  // Clock-by-clock runs (a trace, --debug: their lines and samples are
+  // written as the TDs tick) use one. Change it only while the chip is idle.
   void set_threads(unsigned threads);
   unsigned threads() const { return pool_ ? pool_->threads() : 1; }
   // Clocks the chip runs at a time with its wave client (1: clock by clock;
@@ -158,8 +157,6 @@ class Chip : public sc_core::sc_module {
 
   void tick();  // the chip's clocked process: clock_edge(), exceptions kept for run_until_idle
   void clock_edge();
-  // Ticks the due TDs, their pipelines on the pool's threads.
-  void tick_tds_parallel(uint64_t cycle);
   // One clock: the memory events due, then the due TDs; returns every TD's
   // earliest due cycle after it.
   uint64_t tick_tds(uint64_t cycle);
@@ -210,7 +207,7 @@ class Chip : public sc_core::sc_module {
   sim::VcdWriter* vcd_ = nullptr;
   sim::Counter* cycles_ = nullptr;
   std::unique_ptr<sim::WorkerPool> pool_;  // set_threads(N > 1)
-  std::vector<timing::Td*> ticking_;        // this clock's due TDs (set_threads(N > 1))
+  std::vector<timing::Td*> ticking_;        // this quantum's TDs with work
 };
 
 }  // namespace td::chip
