@@ -275,12 +275,14 @@ class Bench {
   // then the golden reference over those lanes, on the same memory.
   template <typename Phase>
   void timed(SpeedPath& path, Phase phase) {
-    // Sized before the clock starts: recording must not charge page faults
-    // (or the growth of the buffer) to the model's time.
-    // Each TD's apart: the completion runs on the thread running the TD.
+    // Sized, and its pages touched, before the clock starts: recording must
+    // not charge page faults (or the growth of the buffer) to the model's
+    // time. Each TD's apart: the completion runs on the thread running the TD.
     std::vector<std::vector<LaneInput>> lanes(config_.td_count());
-    for (std::vector<LaneInput>& td : lanes)
-      td.reserve((std::max(options_.waves_per_td, 2 * options_.bandwidth_waves_per_td) + 1) * kWaveLanes * 4);
+    for (std::vector<LaneInput>& td : lanes) {
+      td.resize((std::max(options_.waves_per_td, 2 * options_.bandwidth_waves_per_td) + 1) * kWaveLanes * 4);
+      td.clear();
+    }
     feeder_.set_scoreboard_enabled(path.scoreboard);
     chip_.set_threads(path.threads);
     feeder_.set_completion([&lanes](uint32_t td, const WaveInstr& instr, const WaveResult&) {

@@ -1,7 +1,9 @@
 // TraversalShader as a wave client, driven by hand without a chip: the
 // oldest ready wave issues (ties: the lowest slot), a TD with no ready wave
-// is told the cycle to ask again, a slot whose wave ended takes new rays,
-// and a walk's hit reaches the hit sink only when its instruction returns.
+// is told the cycle to ask again, a slot whose wave ended asks the
+// dispatcher for new rays, which it hands out in the order the slots asked,
+// and a walk's hit reaches the hit sink only at the dispatch after its
+// instruction returns.
 #include "tb/shader/traversal_shader.h"
 
 #include <gtest/gtest.h>
@@ -45,7 +47,7 @@ std::vector<LaneResult> box_results(size_t lanes, bool walks_go_on) {
 }
 
 struct ShaderBench {
-  explicit ShaderBench(size_t ray_count) : rays(ray_count) {
+  explicit ShaderBench(size_t ray_count, uint32_t tds = 1) : rays(ray_count) {
     bvh.root = static_cast<uint32_t>(NodePtr::make(0, NodeType::kBox32).raw);
     ShaderParams params;
     params.lanes_per_wave = 32;
@@ -55,14 +57,14 @@ struct ShaderBench {
     params.alu_instructions_per_iteration = 10;
     params.wave_launch_cycles = 5;
     params.check_every = 0;
-    shader = std::make_unique<TraversalShader>(params, 1, bvh, rays, TraversalOptions{}, sink,
+    shader = std::make_unique<TraversalShader>(params, tds, bvh, rays, TraversalOptions{}, sink,
                                                sim::StatGroup(registry, "shader"));
   }
   // The wave (by its first ray) that issues at `cycle`; -1 if none, with
   // the cycle to ask again in `retry`.
-  int issue(uint64_t cycle, uint64_t& retry, bool walks_go_on = true) {
+  int issue(uint64_t cycle, uint64_t& retry, bool walks_go_on = true, uint32_t td = 0) {
     retry = 0;
-    if (!shader->next_wave(0, cycle, instr, retry)) return -1;
+    if (!shader->next_wave(td, cycle, instr, retry)) return -1;
     results[instr.id] = box_results(instr.lanes.size(), walks_go_on);
     return static_cast<int>(instr.lanes[0].ray().origin[0]) / 32;
   }
@@ -124,6 +126,25 @@ TEST(TraversalShader, TheOldestReadyWaveIssuesAndAnIdleTdIsToldWhenToAskAgain) {
   EXPECT_EQ(bench.issue(112, retry), -1);
   EXPECT_EQ(retry, 122u);
   EXPECT_EQ(bench.issue(122, retry), 4);
+  EXPECT_FALSE(bench.shader->done());
+}
+
+TEST(TraversalShader, TheDispatcherHandsOutRaysInTheOrderTheSlotsAsked) {
+  // Two TDs of four slots each. TD 1 asks at cycle 3, TD 0 at cycle 4: TD
+  // 1's slots get rays 0-127, TD 0's 128-255, whichever TD called first
+  // (a chip may run TD 0 ahead of TD 1 within a quantum).
+  ShaderBench bench(8 * 32, 2);
+  uint64_t retry = 0;
+  EXPECT_EQ(bench.issue(4, retry, true, 0), -1);
+  EXPECT_EQ(retry, 9u);
+  EXPECT_EQ(bench.issue(3, retry, true, 1), -1);
+  EXPECT_EQ(retry, 8u);
+  bench.shader->dispatch(5);
+  // Each wave is ready after its ALU work: slot 0 of each TD first.
+  EXPECT_EQ(bench.issue(8, retry, true, 1), -1);  // starts at 8, ready at 18
+  EXPECT_EQ(bench.issue(18, retry, true, 1), 0);
+  EXPECT_EQ(bench.issue(9, retry, true, 0), -1);
+  EXPECT_EQ(bench.issue(19, retry, true, 0), 4);
   EXPECT_FALSE(bench.shader->done());
 }
 
