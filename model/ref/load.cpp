@@ -8,8 +8,14 @@
 
 namespace td::ref {
 
+bool load_lane_ok(const LaneInput& lane) {
+  if (!lane.exec) return true;
+  if (lane.load_dwords < 1 || lane.load_dwords > kLoadMaxDwords) return false;
+  return lane.load_address() % kLoadUnitBytes + lane.load_bytes() <= kLoadUnitBytes;
+}
+
 std::string load_lane_error(const LaneInput& lane) {
-  if (!lane.exec) return "";
+  if (load_lane_ok(lane)) return "";
   if (lane.load_dwords < 1 || lane.load_dwords > kLoadMaxDwords)
     return fmt::format("load of {} dwords (must be 1 to {})", static_cast<unsigned>(lane.load_dwords), kLoadMaxDwords);
   const uint64_t offset = lane.load_address() % kLoadUnitBytes;

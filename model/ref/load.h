@@ -20,6 +20,8 @@ constexpr uint32_t kLoadUnitBytes = 64;  // a load's bytes lie within one such a
 // 1..4, or bytes past the end of their 64-byte unit); "" when it is. An
 // inactive lane's operands are not read: always "".
 std::string load_lane_error(const LaneInput& lane);
+// The same question without the words: true when load_lane_error() is "".
+bool load_lane_ok(const LaneInput& lane);
 
 // The lane's result: EXEC off writes nothing; otherwise dwords[0..n-1] are
 // the n dwords at load_address(), the rest 0, outcome kLoad. An active lane

@@ -201,9 +201,9 @@ void Td::check_load(const WaveInstr& instr) const {
     throw std::invalid_argument(fmt::format("{}: wave {} is a load, but the wave client said it issues none "
                                             "(WaveClient::issues_loads)", name(), instr.id));
   for (size_t l = 0; l < instr.lanes.size(); ++l) {
-    const std::string error = ref::load_lane_error(instr.lanes[l]);
-    if (!error.empty())
-      throw std::invalid_argument(fmt::format("{}: wave {} lane {}: {}", name(), instr.id, l, error));
+    if (!ref::load_lane_ok(instr.lanes[l]))
+      throw std::invalid_argument(
+          fmt::format("{}: wave {} lane {}: {}", name(), instr.id, l, ref::load_lane_error(instr.lanes[l])));
   }
 }
 

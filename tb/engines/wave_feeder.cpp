@@ -70,8 +70,8 @@ void WaveFeeder::check_instruction(const WaveInstr& instr) const {
   if (!issues_loads_)
     throw std::invalid_argument("a load instruction for a wave feeder made without issues_loads");
   for (size_t l = 0; l < instr.lanes.size(); ++l) {
-    const std::string error = ref::load_lane_error(instr.lanes[l]);
-    if (!error.empty()) throw std::invalid_argument(fmt::format("load instruction lane {}: {}", l, error));
+    if (!ref::load_lane_ok(instr.lanes[l]))
+      throw std::invalid_argument(fmt::format("load instruction lane {}: {}", l, ref::load_lane_error(instr.lanes[l])));
   }
 }
 

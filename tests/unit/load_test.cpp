@@ -53,6 +53,13 @@ TEST(LoadReference, RefusesALaneLeavingItsUnitOrOfNoOrTooManyDwords) {
   EXPECT_EQ(load_lane_error(LaneInput::load(0x103d, 1)), "load of 4 bytes at 0x103d crosses a 64-byte unit");
   EXPECT_EQ(load_lane_error(LaneInput::load(0x1000, 0)), "load of 0 dwords (must be 1 to 4)");
   EXPECT_EQ(load_lane_error(LaneInput::load(0x1000, 5)), "load of 5 dwords (must be 1 to 4)");
+  // load_lane_ok() says the same without the words, at every offset and count.
+  for (uint64_t address = 0x1000; address < 0x1040; ++address)
+    for (uint32_t dwords = 0; dwords <= 5; ++dwords)
+      for (const bool exec : {true, false}) {
+        const LaneInput lane = LaneInput::load(address, dwords, exec);
+        EXPECT_EQ(load_lane_ok(lane), load_lane_error(lane).empty()) << address << " " << dwords << " " << exec;
+      }
   EXPECT_THROW(load(LaneInput::load(0x1034, 4), memory), std::invalid_argument);
   EXPECT_THROW(load(LaneInput::load(0x1000, 5), memory), std::invalid_argument);
 }
