@@ -155,10 +155,6 @@ uint64_t Chip::tick_tds(uint64_t cycle) {
   return woke_other_td_ ? earliest_td_due() : earliest;
 }
 
-uint64_t Chip::quantum_cycles() const {
-  return quantum_limit_ == 0 ? lookahead_ : std::min(quantum_limit_, lookahead_);
-}
-
 void Chip::choose_quanta() {
   const uint64_t quantum = vcd_ || sim::debug_flags().any() ? 1 : quantum_cycles();
   if (quantum == quantum_) return;

@@ -129,11 +129,9 @@ class Chip : public sc_core::sc_module {
   // written as the TDs tick) use one. Change it only while the chip is idle.
   void set_threads(unsigned threads);
   unsigned threads() const { return pool_ ? pool_->threads() : 1; }
-  // Clocks the chip runs at a time with its wave client (1: clock by clock;
-  // see above). quantum_cycles(1) makes any run go clock by clock (a test
-  // of the quanta's exactness); quantum_cycles(0) gives back the lookahead.
-  void set_quantum_cycles(uint64_t cycles) { quantum_limit_ = cycles; }
-  uint64_t quantum_cycles() const;
+  // Clocks the chip runs at a time with its wave client, untraced (1: clock
+  // by clock; see above).
+  uint64_t quantum_cycles() const { return lookahead_; }
 
  private:
   // Forwards completions to the client and notes when the chip last returned one.
@@ -192,7 +190,6 @@ class Chip : public sc_core::sc_module {
   std::vector<uint64_t> td_due_;  // tds_[i]'s due cycle (the TD keeps it here), read every clock
   std::vector<uint64_t> td_end_cycle_;  // per TD, end_cycle()'s share (TDs may run on several threads)
   uint64_t lookahead_ = 1;       // min(L0 hit latency, the client's dispatch latency)
-  uint64_t quantum_limit_ = 0;   // set_quantum_cycles()
   uint64_t quantum_ = 1;         // this run's (choose_quanta)
   bool woke_other_td_ = false;  // this clock, a result woke a TD other than the one ticking
   sc_core::sc_time period_;
