@@ -103,6 +103,7 @@ void Chip::clock_edge() {
   // clock reads), and a trip through the SystemC kernel per clock costs
   // more than a quiet TD's tick.
   uint64_t cycle = sc_cycle;
+  host_watch_.restart();
   for (;;) {
     ticked_ = true;
     // A quantum ends with run_until_idle's step (or is one clock outside one).
@@ -110,7 +111,9 @@ void Chip::clock_edge() {
         quantum_ > 1 && step_end_cycle_ > cycle ? std::min(cycle + quantum_, step_end_cycle_) : cycle + 1;
     last_tick_cycle_ = end - 1;
     const uint64_t earliest = quantum_ > 1 ? run_quantum(cycle, end) : tick_tds(cycle);
+    host_watch_.lap(host_time_.td_clocks_s);  // (run_quantum and tick_tds lap the memory events)
     tap_.dispatch(end);  // the requests of those clocks
+    host_watch_.lap(host_time_.dispatch_s);
     const uint64_t next = next_tick_cycle(end - 1, earliest);
     if (next != end || next >= step_end_cycle_) {
       trigger_at(sc_cycle, next);
@@ -124,6 +127,7 @@ uint64_t Chip::tick_tds(uint64_t cycle) {
   // Misses arriving at a level this clock first, in the order they were
   // made; then the TDs, which see the fills that landed.
   events_.run_until(cycle);
+  host_watch_.lap(host_time_.memory_events_s);
   const bool traced = vcd_ && vcd_->in_window(cycle);
   if (traced) {
     // A traced TD ticks every clock, so that one-clock pulses read right;
@@ -169,6 +173,7 @@ uint64_t Chip::run_quantum(uint64_t from, uint64_t end) {
   // release_events checks it), and the fills the L0s hear wait for their
   // TD's clock.
   events_.run_until(end - 1);
+  host_watch_.lap(host_time_.memory_events_s);
   ticking_.clear();
   for (size_t i = 0; i < tds_.size(); ++i)
     if (std::min(td_due_[i], tds_[i]->l0().next_deferred_fill()) < end) ticking_.push_back(tds_[i]);

@@ -49,6 +49,7 @@
 #include "model/isa/memory_image.h"
 #include "model/mem/cache.h"
 #include "model/mem/dram.h"
+#include "model/sim/host_time.h"
 #include "model/sim/progress.h"
 #include "model/sim/stats.h"
 #include "model/sim/vcd_writer.h"
@@ -112,6 +113,9 @@ class Chip : public sc_core::sc_module {
   uint64_t current_cycle() const;
   // Cycle after the last instruction completed (0 if none yet).
   uint64_t end_cycle() const;
+  // Where the host's time went since construction: memory events, TD
+  // clocks, dispatch (host_time.h). Not a statistic: it differs run to run.
+  const sim::HostTime& host_time() const { return host_time_; }
   // Brings every TD's cycle count up to end_cycle() (call before reporting).
   void finish_accounting();
 
@@ -191,6 +195,8 @@ class Chip : public sc_core::sc_module {
   std::vector<uint64_t> td_end_cycle_;  // per TD, end_cycle()'s share (TDs may run on several threads)
   uint64_t lookahead_ = 1;       // min(L0 hit latency, the client's dispatch latency)
   uint64_t quantum_ = 1;         // this run's (choose_quanta)
+  sim::HostTime host_time_;
+  sim::HostStopwatch host_watch_;  // laps: each part of the clock loop
   bool woke_other_td_ = false;  // this clock, a result woke a TD other than the one ticking
   sc_core::sc_time period_;
   uint64_t period_ticks_;

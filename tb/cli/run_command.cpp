@@ -221,6 +221,7 @@ int run_run_command(const CLI::App* command, const RunCommandOptions& options) {
   }
   report.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - trace_start).count();
   report.totals = sink.totals();
+  report.host_time = engine->host_time();
   const run::ScoreboardCounts scoreboard = engine->scoreboard();
   if (timed) {
     report.timing = run::timing_figures(stats, config, engine->cycles());

@@ -38,4 +38,9 @@ void ModelTraceEngine::trace(const scene::EncodedBvh& bvh, RaySource& source,
   chip_->throw_unless_done(outcome);
 }
 
+std::optional<sim::HostTime> ModelTraceEngine::host_time() const {
+  if (!chip_) return std::nullopt;
+  return chip_->host_time();
+}
+
 }  // namespace td::run

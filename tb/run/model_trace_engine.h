@@ -38,6 +38,7 @@ class ModelTraceEngine final : public TraceEngine {
 
   uint64_t cycles() const override { return cycles_; }
   ScoreboardCounts scoreboard() const override;
+  std::optional<sim::HostTime> host_time() const override;
 
  private:
   const cfg::Config config_;

@@ -107,6 +107,14 @@ std::string format_run_report(const RunReport& r) {
                      r.setup_wall_s);
   if (r.timing && r.wall_s > 0)
     out += fmt::format("simulation speed: {:.0f} simulated cycles per wall second\n", r.timing->cycles / r.wall_s);
+  if (r.host_time && r.host_time->total_s() > 0) {
+    const sim::HostTime& h = *r.host_time;
+    const auto share = [&h](double part) { return percent(part / h.total_s()); };
+    out += fmt::format("host time in the chip: memory events {:.2f} s ({}, one thread), TD clocks {:.2f} s ({}, {} "
+                       "thread{}), dispatch {:.2f} s ({}, one thread)\n",
+                       h.memory_events_s, share(h.memory_events_s), h.td_clocks_s, share(h.td_clocks_s), r.threads,
+                       r.threads == 1 ? "" : "s", h.dispatch_s, share(h.dispatch_s));
+  }
   return out;
 }
 
@@ -224,6 +232,14 @@ std::string run_report_json(const RunReport& r) {
   json.key("wall_s").value(r.wall_s);
   json.key("setup_wall_s").value(r.setup_wall_s);
   json.key("rays_per_wall_s").value(r.wall_s > 0 ? n.rays / r.wall_s : 0.0);
+  if (r.host_time) {
+    json.key("host_time").begin_object();
+    json.key("memory_events_s").value(r.host_time->memory_events_s);
+    json.key("td_clocks_s").value(r.host_time->td_clocks_s);
+    json.key("dispatch_s").value(r.host_time->dispatch_s);
+    json.key("serial_share").value(r.host_time->serial_share());
+    json.end_object();
+  }
   if (r.timing) {
     const TimingFigures& t = *r.timing;
     json.key("cycles").value(t.cycles);
@@ -294,6 +310,12 @@ std::string run_report_csv(const RunReport& r) {
   row("parent_loads", "loads", static_cast<double>(n.parent_loads));
   row("reissues", "nodes", static_cast<double>(n.reissues));
   row("wall_s", "s", r.wall_s);
+  if (r.host_time) {
+    row("host_time.memory_events_s", "s", r.host_time->memory_events_s);
+    row("host_time.td_clocks_s", "s", r.host_time->td_clocks_s);
+    row("host_time.dispatch_s", "s", r.host_time->dispatch_s);
+    row("host_time.serial_share", "fraction", r.host_time->serial_share());
+  }
   if (r.timing) {
     const TimingFigures& t = *r.timing;
     row("cycles", "cycles", static_cast<double>(t.cycles));

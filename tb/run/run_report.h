@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/config/config.h"
+#include "model/sim/host_time.h"
 #include "model/sim/stats.h"
 #include "tb/report/chip_figures.h"
 #include "tb/report/headline.h"
@@ -41,6 +42,7 @@ struct RunReport {
   traversal::TraceTotals totals;
   double wall_s = 0;          // tracing only (scene and BVH build excluded)
   double setup_wall_s = 0;    // scene load, BVH build, ray generation
+  std::optional<sim::HostTime> host_time;  // timed: the chip's parts of wall_s
   std::optional<TimingFigures> timing;
   bool partial = false;       // interrupted: figures cover the rays that finished
   traversal::Overflow overflow = traversal::Overflow::kParentPointers;  // the walks'

@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "model/config/config.h"
+#include "model/sim/host_time.h"
 #include "model/sim/stats.h"
 #include "model/sim/vcd_writer.h"
 #include "tb/engines/engine.h"
@@ -40,6 +42,8 @@ class TraceEngine {
   // A timed engine's simulated cycles (0 without time) and scoreboard.
   virtual uint64_t cycles() const { return 0; }
   virtual ScoreboardCounts scoreboard() const { return {}; }
+  // A timed engine's chip: where the host's time went (none for others).
+  virtual std::optional<sim::HostTime> host_time() const { return std::nullopt; }
 };
 
 // What the factories take; each engine reads its part.

@@ -157,6 +157,37 @@ TEST_F(RunCommand, ReportPictureAndCsvAreWritten) {
   EXPECT_TRUE(temp_files().empty());
 }
 
+// A number after `"key":` in a report (the first such key).
+double json_number(const std::string& json, const std::string& key) {
+  const size_t at = json.find("\"" + key + "\":");
+  if (at == std::string::npos) return -1;
+  return std::stod(json.substr(at + key.size() + 3));
+}
+
+TEST_F(RunCommand, TheModelsReportSaysWhereTheChipsHostTimeWent) {
+  const fs::path model = dir_ / "m.json", functional = dir_ / "f.json", csv = dir_ / "m.csv";
+  const RunResult timed = run_tdsim(kSmallRun + " -j 2 --report " + model.string());
+  ASSERT_EQ(timed.exit_code, 0) << timed.output;
+  EXPECT_NE(timed.output.find("host time in the chip: memory events "), std::string::npos) << timed.output;
+  EXPECT_NE(timed.output.find("%, 2 threads), dispatch "), std::string::npos) << timed.output;
+  const std::string report = read_file(model);
+  const double events = json_number(report, "memory_events_s"), clocks = json_number(report, "td_clocks_s"),
+               dispatch = json_number(report, "dispatch_s"), wall = json_number(report, "wall_s");
+  EXPECT_GT(events, 0) << report;
+  EXPECT_GT(clocks, 0) << report;
+  EXPECT_GE(dispatch, 0) << report;
+  EXPECT_LE(events + clocks + dispatch, wall) << report;  // the chip's parts of the rays' wall time
+  const double serial = json_number(report, "serial_share");
+  EXPECT_NEAR(serial, (events + dispatch) / (events + clocks + dispatch), 1e-6) << report;
+  ASSERT_EQ(run_tdsim(kSmallRun + " --report " + csv.string()).exit_code, 0);
+  EXPECT_NE(read_file(csv).find("\nhost_time.td_clocks_s,s,"), std::string::npos) << read_file(csv);
+  // The functional engine has no chip: no such figures.
+  const RunResult reference = run_tdsim(kSmallRun + " --engine functional --report " + functional.string());
+  ASSERT_EQ(reference.exit_code, 0) << reference.output;
+  EXPECT_EQ(read_file(functional).find("host_time"), std::string::npos);
+  EXPECT_EQ(reference.output.find("host time in the chip"), std::string::npos) << reference.output;
+}
+
 TEST_F(RunCommand, RaysFromAFileAreTracedAndBadLinesNamed) {
   const fs::path rays = write("rays.csv", "ox,oy,oz,dx,dy,dz,tmax\n0,0,5,0,0,-1,inf\n0,0,5,0,0,1,100\n");
   const fs::path hits = dir_ / "hits.csv";
