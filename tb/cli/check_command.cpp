@@ -8,6 +8,7 @@
 #include "model/sim/interrupt.h"
 #include "tb/cli/common_options.h"
 #include "tb/cli/output_paths.h"
+#include "tb/common/atomic_file.h"
 #include "tb/run/engines.h"
 #include "tb/vectors/tdv.h"
 
@@ -31,6 +32,9 @@ CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options, const s
       ->check(CLI::IsMember({32u, 64u}))
       ->capture_default_str();
   add_stats_option(check_cmd, options.stats, "Write the timing model's statistics (engines model, rtl)");
+  check_cmd->add_option("--coverage", options.coverage,
+                        "Count the contract's coverage bins the cases reach and write them to FILE.json; prints "
+                        "'coverage: H of B bins hit' and the bins never hit");
   add_chip_threads_option(check_cmd, options.engine_options.threads);
   add_set_option(check_cmd, options.sets);
   add_debug_option(check_cmd);
@@ -54,6 +58,8 @@ int run_check_command(const CLI::App* command, CheckCommandOptions options) {
                        datapath.empty() ? config : cfg::with_datapath(config, datapath));
   }
   check_stats_names(options.stats);
+  if (!options.coverage.empty() && !ends_with(options.coverage, ".json"))
+    throw UsageError(fmt::format("--coverage {}: the file name must end in .json", options.coverage));
   // Read and validate everything first: a malformed file runs nothing.
   bool malformed = false;
   try {
@@ -70,7 +76,10 @@ int run_check_command(const CLI::App* command, CheckCommandOptions options) {
   if (malformed) return kExitBadInput;
   OutputPaths outputs;
   for (const std::string& path : options.stats) outputs.add("--stats", path);
+  outputs.add("--coverage", options.coverage);
   outputs.prepare();
+  ContractCoverage coverage;
+  if (!options.coverage.empty()) options.check.coverage = &coverage;
 
   const std::unique_ptr<Engine> engine = entry.make_for_vectors(options.engine_options);
   const CheckSummary summary = check_files(options.files, *engine, std::cout, options.check);
@@ -79,6 +88,10 @@ int run_check_command(const CLI::App* command, CheckCommandOptions options) {
     return sim::interrupt_exit_code();
   }
   if (engine->stats()) write_stats(options.stats, *engine->stats());
+  if (!options.coverage.empty()) {
+    write_file_atomically(options.coverage, coverage.to_json());
+    std::cout << coverage.summary();
+  }
   std::cout << fmt::format("{} passed, {} failed\n", summary.passed, summary.failed);
   return summary.failed == 0 ? kExitOk : kExitCheckFailed;
 }

@@ -1,6 +1,7 @@
 // check_command.h — `tdsim check FILES... [--engine functional|model|rtl]`: runs
 // reference-vector files (.tdv) through an engine, one line per mismatching
 // lane, then 'N passed, M failed'. Every file is validated before any runs.
+// --coverage FILE.json counts the contract's bins the cases reach (coverage.h).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -20,6 +21,7 @@ struct CheckCommandOptions {
   CheckOptions check;
   std::vector<std::string> stats;
   std::vector<std::string> sets;
+  std::string coverage;  // --coverage FILE.json: the contract's bins the cases reach
 };
 
 CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options, const std::string& default_config);

@@ -13,7 +13,7 @@ namespace td::tb {
 namespace {
 
 void check_chunk(const std::string& path, const std::vector<TdvCase>& chunk, Engine& engine, uint32_t lanes_per_wave,
-                 std::ostream& out, CheckSummary& summary) {
+                 ContractCoverage* coverage, std::ostream& out, CheckSummary& summary) {
   std::vector<const TdvCase*> cases;
   cases.reserve(chunk.size());
   for (const TdvCase& c : chunk) cases.push_back(&c);
@@ -28,6 +28,7 @@ void check_chunk(const std::string& path, const std::vector<TdvCase>& chunk, Eng
   const bool against_reference = engine.name() != kReferenceEngineName;
   for (size_t i = 0; i < cases.size(); ++i) {
     const TdvCase& c = *cases[i];
+    if (coverage) coverage->sample(c);
     const LaneResult expected = c.expected();
     const LaneResult reference =
         against_reference ? ref::intersect(Descriptor::unpack(c.desc), c.lane, c.memory()) : expected;
@@ -61,7 +62,7 @@ CheckSummary check_files(const std::vector<std::string>& paths, Engine& engine, 
         if (more) chunk.push_back(std::move(tdv_case));
         if (chunk.size() == chunk_cases || (!more && !chunk.empty())) {
           sim::throw_if_interrupted();
-          check_chunk(path, chunk, engine, options.lanes_per_wave, out, summary);
+          check_chunk(path, chunk, engine, options.lanes_per_wave, options.coverage, out, summary);
           chunk.clear();
         }
       }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tb/engines/engine.h"
+#include "tb/vectors/coverage.h"
 #include "tb/vectors/tdv.h"
 
 namespace td::tb {
@@ -27,6 +28,7 @@ constexpr size_t kCheckChunkCases = 4096;
 struct CheckOptions {
   uint32_t lanes_per_wave = 64;  // 32 or 64: cases batched into instructions this wide (case_waves.h)
   size_t chunk_cases = kCheckChunkCases;
+  ContractCoverage* coverage = nullptr;  // given: every case checked is sampled into it
 };
 
 // Streams the cases of `paths` (each already validated with

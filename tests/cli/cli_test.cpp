@@ -2,6 +2,7 @@
 // 2 (bad input), and the output lines users and scripts rely on.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,6 +18,31 @@ TEST_F(Cli, ConformanceVectorsPassWithExitZero) {
   const RunResult result = run_tdsim("check " + kConformance + " --engine ref");
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(last_line(result.output), "1000 passed, 0 failed");
+}
+
+TEST_F(Cli, CheckCoverageWritesEveryBinAndNamesTheBinsNeverHit) {
+  const fs::path out = dir_ / "coverage.json";
+  const RunResult result = run_tdsim("check " + kConformance + " --coverage " + out.string());
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(last_line(result.output), "1000 passed, 0 failed");
+  // The random conformance file alone misses bins the edge file reaches.
+  EXPECT_NE(result.output.find("coverage: never hit: "), std::string::npos) << result.output;
+  std::ifstream in(out);
+  std::stringstream json;
+  json << in.rdbuf();
+  EXPECT_NE(json.str().find("\"cases\": 1000"), std::string::npos) << json.str();
+  EXPECT_NE(json.str().find("\"bin\": \"grow.infinity_kept\""), std::string::npos) << json.str();
+
+  const std::string edge = std::string(TDSIM_SOURCE_DIR) + "/tests/vectors/edge-v1.tdv";
+  const RunResult both = run_tdsim("check " + kConformance + " " + edge + " --coverage " + out.string());
+  EXPECT_EQ(both.exit_code, 0) << both.output;
+  EXPECT_NE(both.output.find("coverage: 69 of 69 bins hit\n"), std::string::npos) << both.output;
+  EXPECT_EQ(both.output.find("never hit"), std::string::npos) << both.output;
+
+  const RunResult bad = run_tdsim("check " + kConformance + " --coverage " + (dir_ / "c.txt").string());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("--coverage"), std::string::npos) << bad.output;
+  EXPECT_EQ(bad.output.find("passed"), std::string::npos) << "must not run: " << bad.output;
 }
 
 TEST_F(Cli, SpecExampleCasePasses) {
