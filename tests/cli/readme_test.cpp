@@ -71,6 +71,11 @@ TEST_F(Readme, ConsoleExamplesRunAsPrinted) {
   const std::string source = TDSIM_SOURCE_DIR;
   fs::create_directories(dir_ / "build");
   fs::create_symlink(TDSIM_BINARY, dir_ / "build" / "tdsim");
+#ifdef TDSIM_DPI_TB_BINARY
+  // The SystemVerilog testbench of the DPI-C example.
+  fs::create_directories(dir_ / "build" / "tests" / "rtl");
+  fs::create_symlink(TDSIM_DPI_TB_BINARY, dir_ / "build" / "tests" / "rtl" / "td_dpi_tb");
+#endif
   fs::create_directory_symlink(source + "/configs", dir_ / "configs");
   fs::create_directory_symlink(source + "/tests", dir_ / "tests");
   fs::create_directory_symlink(source + "/scripts", dir_ / "scripts");
