@@ -14,15 +14,30 @@ namespace td::rtl {
 
 VerilatedContext& shared_context();
 
+// A build with TDSIM_RTL_COVERAGE (scripts/coverage) counts the datapaths'
+// lines and toggles; the counts live in the models and the context only
+// points at them, so they are written while the models still exist: when
+// the first of a set of units is destroyed (a chip destroys all of its
+// together), every unit alive then is written to a file of its own in the
+// folder TDSIM_RTL_COVERAGE_DIR names (default: the current one),
+// coverage-<pid>-<n>.dat, and forgotten; verilator_coverage merges the
+// files. Without it, both do nothing.
+void unit_created();
+void unit_destroyed();
+
 template <typename Model>
 class VerilatedUnit {
  public:
   // `name` becomes the unit's scope in traces (e.g. "chip.wgp0.td0.box_stage.rtl").
   explicit VerilatedUnit(const std::string& name = "unit")
       : model_(std::make_unique<Model>(&shared_context(), name.c_str())) {
+    unit_created();
     reset();
   }
-  ~VerilatedUnit() { model_->final(); }
+  ~VerilatedUnit() {
+    unit_destroyed();
+    model_->final();
+  }
   VerilatedUnit(const VerilatedUnit&) = delete;
   VerilatedUnit& operator=(const VerilatedUnit&) = delete;
 

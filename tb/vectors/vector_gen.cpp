@@ -366,6 +366,9 @@ void add_box_distance_cases(Cases& out) {
   push_box32(out, "edge.box.grow_saturates_inf", grow1, overflow, at_max);
   // tfar = +inf (an infinite max on x, the y and z slabs infinite): ulp_up keeps +inf.
   push_box32(out, "edge.box.grow_keeps_inf", grow1, ray_x(), {x_box(2, kInf), never, never, never});
+  // max.x - origin.x overflows to +inf (FLT_MAX - -FLT_MAX): the slab still hits.
+  push_box32(out, "edge.box.difference_overflows", plain, make_ray({-kMax, 0, 0}, {1, 0, 0}),
+             {x_box(2, kMax), never, never, never});
 
   push_box32(out, "edge.box.extent_clamps", plain, ray_x(1.5f),
              {x_box(2, 3), x_box(1.5f, 3), x_box(next_up(1.5f), 3), x_box(-1, 1)});

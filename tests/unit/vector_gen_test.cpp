@@ -150,6 +150,7 @@ TEST(VectorGenEdge, KeyCasesHaveTheStatedOutcome) {
       {"edge.box.grow0_far_max", kAllOnes},
       {"edge.box.grow_saturates_inf", Dwords{0x10, kFF, kFF, kFF}},
       {"edge.box.grow_keeps_inf", Dwords{0x10, kFF, kFF, kFF}},
+      {"edge.box.difference_overflows", Dwords{0x10, kFF, kFF, kFF}},
       {"edge.box.extent_clamps", Dwords{kFF, 0x20, kFF, 0x40}},
       {"edge.box.extent_zero", Dwords{0x10, 0x20, kFF, kFF}},
       {"edge.box.origin_inside_key0", Dwords{0x10, 0x20, 0x30, kFF}},
