@@ -197,7 +197,7 @@ TEST(Soak, RandomValidConfigsRunCleanOnTheTimingModel) {
   const char* only_text = std::getenv("TDSIM_SOAK_ONLY");
   const int only = only_text && *only_text ? std::atoi(only_text) : -1;  // -1: every configuration
   const std::string source = TDSIM_SOURCE_DIR;
-  // One case per rule and boundary of the semantics (136 cases): every
+  // One case per rule and boundary of the semantics (138 cases): every
   // node type, descriptor option and fault, in a few instructions.
   const std::string vectors = source + "/tests/vectors/edge-v1.tdv";
   char dir_template[] = "/tmp/tdsim-soak-XXXXXX";
