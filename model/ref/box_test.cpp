@@ -21,8 +21,8 @@ bool box_has_nan(const Aabb& box) {
 
 }  // namespace
 
-SlabResult slab_test(const Ray& ray, const Aabb& box, uint32_t box_grow_ulps) {
-  if (box_has_nan(box)) return {};
+SlabDistances slab_distances(const Ray& ray, const Aabb& box) {
+  if (box_has_nan(box)) return SlabDistances{true, 0, 0};
   Vec3 near, far;
   for (int a = 0; a < 3; ++a) {
     const float lo = (box.min[a] - ray.origin[a]) * ray.inv_dir[a];
@@ -32,11 +32,14 @@ SlabResult slab_test(const Ray& ray, const Aabb& box, uint32_t box_grow_ulps) {
     near[a] = negative ? hi : lo;
     far[a] = negative ? lo : hi;
   }
-  const float tnear = fmax(fmax(near[0], near[1]), near[2]);
-  float tfar = fmin(fmin(far[0], far[1]), far[2]);
-  if (is_nan(tnear) || is_nan(tfar)) return {};
-  tfar = ulp_up(tfar, box_grow_ulps);
-  const float entry = fmax(tnear, 0.0f);
+  return SlabDistances{false, fmax(fmax(near[0], near[1]), near[2]), fmin(fmin(far[0], far[1]), far[2])};
+}
+
+SlabResult slab_test(const Ray& ray, const Aabb& box, uint32_t box_grow_ulps) {
+  const SlabDistances d = slab_distances(ray, box);
+  if (d.box_nan || is_nan(d.tnear) || is_nan(d.tfar)) return {};
+  const float tfar = ulp_up(d.tfar, box_grow_ulps);
+  const float entry = fmax(d.tnear, 0.0f);
   const float exit = fmin(tfar, ray.extent);
   return SlabResult{entry <= exit, entry};
 }

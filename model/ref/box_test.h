@@ -15,6 +15,15 @@ struct SlabResult {
   float key = 0;  // entry distance clamped to >= 0; meaningful when hit
 };
 
+// Steps 2..4 of §6: whether the box has a NaN coordinate, else its entry
+// and exit distances along the ray before the grow and the clamps (either
+// may be NaN).
+struct SlabDistances {
+  bool box_nan = false;
+  float tnear = 0, tfar = 0;
+};
+SlabDistances slab_distances(const Ray& ray, const Aabb& box);
+
 // One ray/box slab test (steps 2..6 of §6; the empty-slot check is the
 // caller's, since it depends on the child pointer, not on the box).
 SlabResult slab_test(const Ray& ray, const Aabb& box, uint32_t box_grow_ulps);

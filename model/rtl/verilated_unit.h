@@ -15,13 +15,16 @@ namespace td::rtl {
 VerilatedContext& shared_context();
 
 // A build with TDSIM_RTL_COVERAGE (scripts/coverage) counts the datapaths'
-// lines and toggles; the counts live in the models and the context only
-// points at them, so they are written while the models still exist: when
-// the first of a set of units is destroyed (a chip destroys all of its
-// together), every unit alive then is written to a file of its own in the
-// folder TDSIM_RTL_COVERAGE_DIR names (default: the current one),
-// coverage-<pid>-<n>.dat, and forgotten; verilator_coverage merges the
-// files. Without it, both do nothing.
+// lines, branches and toggles. The counts live in the models, and the context only
+// points at them, so they are written while the models exist: when the
+// first of a set of units is destroyed (a chip destroys all of its
+// together), the counts of every unit alive then go to one file,
+// coverage-<pid>-<n>.dat in the folder TDSIM_RTL_COVERAGE_DIR names (default:
+// the current one; std::runtime_error naming it when it cannot be written),
+// and the context forgets them (verilator_coverage merges the files). A unit
+// that outlives such a write (one of another chip still running) counts no
+// further; tdsim's engines make and destroy a chip's units together.
+// Without TDSIM_RTL_COVERAGE both do nothing.
 void unit_created();
 void unit_destroyed();
 

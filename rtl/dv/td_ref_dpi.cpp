@@ -5,7 +5,6 @@
 #include <cstring>
 #include <exception>
 #include <memory>
-#include <new>
 
 #include "model/isa/fp32.h"
 #include "model/ref/intersect.h"
@@ -48,7 +47,15 @@ struct TdvFile {
 
 extern "C" {
 
-void* td_ref_memory_new(void) { return new (std::nothrow) MemoryImage(); }
+// Small pages: a testbench writes a node or two per case (model/isa/memory_image.h).
+void* td_ref_memory_new(void) {
+  try {
+    return new MemoryImage(MemoryImage::kMinPageBits);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "td_ref_memory_new: %s\n", e.what());
+    return nullptr;
+  }
+}
 
 void td_ref_memory_free(void* memory) { delete static_cast<MemoryImage*>(memory); }
 
@@ -56,33 +63,44 @@ void td_ref_memory_clear(void* memory) {
   if (memory) static_cast<MemoryImage*>(memory)->clear();
 }
 
-void td_ref_memory_write(void* memory, uint64_t address, const uint32_t* bytes, int length) {
+void td_ref_memory_write(void* memory, unsigned long long address, const uint32_t* bytes, int length) {
   if (!memory || !bytes || length < 0 || length > kMaxMemoryBytes) {
-    std::fprintf(stderr, "td_ref_memory_write: bad argument (length %d, at most %d)\n", length, kMaxMemoryBytes);
+    std::fprintf(stderr, "td_ref_memory_write: bad argument (a null pointer, or length %d outside 0..%d)\n", length,
+                 kMaxMemoryBytes);
     return;
   }
   uint8_t data[kMaxMemoryBytes];
   for (int k = 0; k < length; ++k) data[k] = byte_of(bytes, k);
-  static_cast<MemoryImage*>(memory)->write(address, data, static_cast<size_t>(length));
+  try {
+    static_cast<MemoryImage*>(memory)->write(address, data, static_cast<size_t>(length));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "td_ref_memory_write: %s\n", e.what());
+  }
 }
 
-int td_ref_intersect(const void* memory, const uint32_t* vgprs, int bvh64, int a16, int exec,
+int td_ref_intersect(void* memory, const uint32_t* vgprs, int bvh64, int a16, int exec,
                      const uint32_t* descriptor, uint32_t* result) {
-  if (!memory || !vgprs || !descriptor || !result) return -1;
+  if (!memory || !vgprs || !descriptor || !result) {
+    std::fprintf(stderr, "td_ref_intersect: a null pointer argument\n");
+    return -1;
+  }
   const td::LaneResult r = td::ref::intersect(descriptor_of(descriptor), lane_of(vgprs, bvh64, a16, exec),
-                                              *static_cast<const MemoryImage*>(memory));
+                                              *static_cast<MemoryImage*>(memory));
   if (!r.written) return 0;
   for (int d = 0; d < 4; ++d) result[d] = r.dwords[d];
   return 1;
 }
 
-int td_ref_plan(const void* memory, const uint32_t* vgprs, int bvh64, int a16, int exec,
+int td_ref_plan(void* memory, const uint32_t* vgprs, int bvh64, int a16, int exec,
                 const uint32_t* descriptor, uint32_t* node, uint32_t* ray) {
-  if (!memory || !vgprs || !descriptor || !node || !ray) return -2;
+  if (!memory || !vgprs || !descriptor || !node || !ray) {
+    std::fprintf(stderr, "td_ref_plan: a null pointer argument\n");
+    return -2;
+  }
   const td::ref::LanePlan plan = td::ref::plan_lane(descriptor_of(descriptor), lane_of(vgprs, bvh64, a16, exec));
   if (!plan.needs_fetch()) return -1;
   td::NodeBytes scratch{};
-  const uint8_t* bytes = static_cast<const MemoryImage*>(memory)->view(plan.address, plan.bytes, scratch.data());
+  const uint8_t* bytes = static_cast<MemoryImage*>(memory)->view(plan.address, plan.bytes, scratch.data());
   std::memset(node, 0, kMaxMemoryBytes);
   for (uint32_t k = 0; k < plan.bytes; ++k) set_byte(node, static_cast<int>(k), bytes[k]);
   ray[0] = td::bits_of(plan.ray.extent);
@@ -110,10 +128,12 @@ void* td_tdv_open(const char* path) {
 void td_tdv_close(void* file) { delete static_cast<TdvFile*>(file); }
 
 int td_tdv_next(void* file, uint32_t* descriptor, uint32_t* vgprs, int* bvh64, int* a16, int* exec,
-                uint64_t* mem_address, uint32_t* memory_bytes, int* mem_length, int* line) {
+                unsigned long long* mem_address, uint32_t* memory_bytes, int* mem_length, int* line) {
   if (!file || !descriptor || !vgprs || !bvh64 || !a16 || !exec || !mem_address || !memory_bytes || !mem_length ||
-      !line)
+      !line) {
+    std::fprintf(stderr, "td_tdv_next: a null pointer argument\n");
     return -1;
+  }
   try {
     td::tb::TdvCase c;
     if (!static_cast<TdvFile*>(file)->reader.next(c)) return 0;

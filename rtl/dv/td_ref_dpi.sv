@@ -1,7 +1,8 @@
 // td_ref_dpi.sv — tdsim's golden reference (model/ref) for SystemVerilog
 // testbenches, through DPI-C: the functions of rtl/dv/td_ref_dpi.h, whose
-// comments are the reference. Link the C side (CMake target tdsim_ref_dpi,
-// or rtl/dv/td_ref_dpi.cpp with model/isa, model/ref and tb/vectors/tdv).
+// comments are the reference. Link the C side: the CMake target
+// tdsim_ref_dpi (rtl/dv/td_ref_dpi.cpp over model/isa, model/ref and the
+// .tdv reader tb/vectors/tdv.cpp; no SystemC, no Verilator runtime).
 //
 //   import td_ref_dpi::*;
 //   chandle mem = td_ref_memory_new();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -36,19 +37,19 @@ const std::vector<CoverageBin>& contract_bins() {
       {"fetch.last_unit", "§5", "a node that ends exactly at the last unit in bounds: fetched"},
       {"box.fp16_node", "§6", "type 4: four FP16 boxes, widened exactly"},
       {"box.fp32_node", "§6", "type 5: four FP32 boxes"},
-      {"box.empty_slot", "§6.1", "a child pointer 0xffffffff: a miss"},
-      {"box.nan_box", "§6.2", "a box with a NaN coordinate: a miss"},
-      {"box.negative_inv_dir", "§6.3", "an axis whose inv_dir has its sign bit set: near and far swap"},
-      {"box.negative_zero_inv_dir", "§6.3", "an axis whose inv_dir is -0: swaps like any negative"},
-      {"box.nan_distance", "§6.4", "tnear or tfar NaN: a miss"},
-      {"grow.none", "§6.5", "box_grow 0: tfar as it is"},
-      {"grow.positive", "§6.5", "ulp_up of a tfar >= 0 that stays finite"},
-      {"grow.negative", "§6.5", "ulp_up of a tfar < 0 that stays negative"},
-      {"grow.crosses_zero", "§6.5", "ulp_up of a tfar < 0 to a value >= 0 (-0 and +0 both map to 0)"},
-      {"grow.to_infinity", "§6.5", "ulp_up of a finite tfar past the largest float: +Inf"},
-      {"grow.infinity_kept", "§6.5", "ulp_up of tfar = +Inf: +Inf"},
-      {"box.origin_inside", "§6.5", "tnear < 0 on a hit: the entry distance clamped to 0"},
-      {"box.hit_at_limit", "§6.6", "a hit with n == f exactly"},
+      {"box.empty_slot", "§6 step 1", "a child pointer 0xffffffff: a miss"},
+      {"box.nan_box", "§6 step 2", "a box with a NaN coordinate: a miss"},
+      {"box.negative_inv_dir", "§6 step 3", "an axis whose inv_dir has its sign bit set: near and far swap"},
+      {"box.negative_zero_inv_dir", "§6 step 3", "an axis whose inv_dir is -0: swaps like any negative"},
+      {"box.nan_distance", "§6 step 4", "tnear or tfar NaN: a miss"},
+      {"grow.none", "§6 step 5", "box_grow 0: tfar as it is"},
+      {"grow.positive", "§6 step 5", "ulp_up of a tfar >= 0 that stays finite"},
+      {"grow.negative", "§6 step 5", "ulp_up of a tfar < 0 that stays negative"},
+      {"grow.crosses_zero", "§6 step 5", "ulp_up of a tfar < 0 to a value >= 0 (-0 and +0 both map to 0)"},
+      {"grow.to_infinity", "§6 step 5", "ulp_up of a finite tfar past the largest float: +Inf"},
+      {"grow.infinity_kept", "§6 step 5", "ulp_up of tfar = +Inf: +Inf"},
+      {"box.origin_inside", "§6 step 5", "tnear < 0 on a hit: the entry distance clamped to 0"},
+      {"box.hit_at_limit", "§6 step 6", "a hit with n == f exactly"},
       {"box.hits_0", "§6", "a box node none of whose children is hit"},
       {"box.hits_1", "§6", "a box node with one child hit"},
       {"box.hits_2", "§6", "a box node with two children hit"},
@@ -63,15 +64,15 @@ const std::vector<CoverageBin>& contract_bins() {
       {"triangle.select_1", "§7", "type 1: triangle (V1, V3, V2)"},
       {"triangle.select_2", "§7", "type 2: triangle (V2, V3, V4)"},
       {"triangle.select_3", "§7", "type 3: triangle (V2, V4, V0)"},
-      {"triangle.kz_x", "§7.1", "dir's largest magnitude on x"},
-      {"triangle.kz_y", "§7.1", "dir's largest magnitude on y"},
-      {"triangle.kz_z", "§7.1", "dir's largest magnitude on z"},
-      {"triangle.kz_negative", "§7.1", "d[kz] < 0: kx and ky swapped"},
-      {"triangle.hit_det_positive", "§7.7", "a hit with det > 0"},
-      {"triangle.hit_det_negative", "§7.7", "a hit with det < 0 (the back face)"},
-      {"triangle.det_zero", "§7.7", "det == 0: a miss"},
-      {"triangle.edge_zero", "§7.5", "a hit with U, V or W zero: on an edge"},
-      {"triangle.miss", "§7.8", "a miss"},
+      {"triangle.kz_x", "§7 step 1", "dir's largest magnitude on x"},
+      {"triangle.kz_y", "§7 step 1", "dir's largest magnitude on y"},
+      {"triangle.kz_z", "§7 step 1", "dir's largest magnitude on z"},
+      {"triangle.kz_negative", "§7 step 1", "d[kz] < 0: kx and ky swapped"},
+      {"triangle.hit_det_positive", "§7 step 7", "a hit with det > 0"},
+      {"triangle.hit_det_negative", "§7 step 7", "a hit with det < 0 (the back face)"},
+      {"triangle.det_zero", "§7 step 7", "det == 0: a miss"},
+      {"triangle.edge_zero", "§7 step 5", "a hit with U, V or W zero: on an edge"},
+      {"triangle.miss", "§7", "a miss: the edges fail (step 5) or T is out of range (step 7)"},
       {"return_mode_0.hit", "§7", "return mode 0, a hit: T, det, id + t, 1"},
       {"return_mode_0.miss", "§7", "return mode 0, a miss: +Inf, 1.0, id + t, 0"},
       {"return_mode_0.id_wraps", "§7", "return mode 0 with id + t past 2^32: wraps"},
@@ -120,11 +121,17 @@ const char* grow_class(float tfar, uint32_t n) {
 
 }  // namespace
 
-ContractCoverage::ContractCoverage() : counts_(contract_bins().size(), 0) {}
+ContractCoverage::ContractCoverage() : counts_(contract_bins().size(), 0), marks_(contract_bins().size(), 0) {}
 
 void ContractCoverage::sample(const TdvCase& c) {
   ++cases_;
-  const auto hit = [this](const std::string& name) { ++counts_[bin_index(name)]; };
+  std::fill(marks_.begin(), marks_.end(), 0);
+  mark(c);
+  for (size_t i = 0; i < counts_.size(); ++i) counts_[i] += marks_[i];
+}
+
+void ContractCoverage::mark(const TdvCase& c) {
+  const auto hit = [this](const std::string& name) { marks_[bin_index(name)] = 1; };
   const LaneInput& lane = c.lane;
   const Descriptor descriptor = Descriptor::unpack(c.desc);
   hit(lane.op == Opcode::kBvh64 ? "form.bvh64" : "form.bvh32");
@@ -190,20 +197,12 @@ void ContractCoverage::sample(const TdvCase& c) {
         hit("box.empty_slot");
         continue;
       }
-      const Aabb& box = node.box[i];
-      if (any_nan(box.min) || any_nan(box.max)) {
+      const ref::SlabDistances d = ref::slab_distances(ray, node.box[i]);
+      if (d.box_nan) {
         hit("box.nan_box");
         continue;
       }
-      Vec3 near, far;
-      for (int a = 0; a < 3; ++a) {
-        const float lo = (box.min[a] - ray.origin[a]) * ray.inv_dir[a];
-        const float hi = (box.max[a] - ray.origin[a]) * ray.inv_dir[a];
-        near[a] = sign_bit(ray.inv_dir[a]) ? hi : lo;
-        far[a] = sign_bit(ray.inv_dir[a]) ? lo : hi;
-      }
-      const float tnear = fmax(fmax(near[0], near[1]), near[2]);
-      const float tfar = fmin(fmin(far[0], far[1]), far[2]);
+      const float tnear = d.tnear, tfar = d.tfar;
       if (is_nan(tnear) || is_nan(tfar)) {
         hit("box.nan_distance");
         continue;

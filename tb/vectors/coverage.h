@@ -1,11 +1,13 @@
-// coverage.h — functional coverage of the contract (shared/spec/td-semantics.md):
-// which of its rules a set of vector cases exercises. Each bin names one
-// case of one rule (a descriptor field that faults, an ulp_up grow class, a
-// triangle selector, a return mode with a hit, ...); sampling a case counts
-// every bin its lane exercises, found by following the contract's steps on
-// the case's own operands and node bytes (model/ref's plan, the node's
-// decode and the tests), not by reading the engine's result. So coverage
-// says what the stimulus reaches, whatever engine ran it.
+// coverage.h — functional coverage of the contract (docs/semantics.md, the
+// project's copy of td-semantics v1, whose section and step numbers the
+// bins cite): which of its rules a set of vector cases exercises. Each bin
+// names one case of one rule (a descriptor field that faults, an ulp_up
+// grow class, a triangle selector, a return mode with a hit, ...); sampling
+// a case counts, once, every bin its lane exercises, found by following the
+// contract's steps on the case's own operands and node bytes (model/ref's
+// plan, slab distances and tests, the node's decode), not by reading the
+// engine's result. So coverage says what the stimulus reaches, whatever
+// engine ran it, and a bin's hits are the cases that reached it.
 //
 // The bins are one table (contract_bins()): their names, the contract
 // section each belongs to and what it means; `tdsim check --coverage`
@@ -22,7 +24,7 @@ namespace td::tb {
 
 struct CoverageBin {
   const char* name;  // "group.case", e.g. "descriptor.type_not_8"
-  const char* rule;  // the contract's section, e.g. "§4"
+  const char* rule;  // the contract's section (and step), e.g. "§4", "§6 step 5"
   const char* what;  // one line
 };
 
@@ -33,10 +35,10 @@ class ContractCoverage {
  public:
   ContractCoverage();
 
-  // Counts the bins the case's lane exercises.
+  // Counts each bin the case's lane exercises, once.
   void sample(const TdvCase& tdv_case);
 
-  // Hits of bin i (contract_bins()[i]); cases sampled.
+  // Cases that reached bin i (contract_bins()[i]); cases sampled.
   uint64_t count(size_t bin) const { return counts_[bin]; }
   uint64_t cases() const { return cases_; }
   size_t bins_hit() const;
@@ -48,7 +50,10 @@ class ContractCoverage {
   std::string summary() const;
 
  private:
+  void mark(const TdvCase& tdv_case);  // sets marks_ of the bins the case reaches
+
   std::vector<uint64_t> counts_;
+  std::vector<uint8_t> marks_;  // the case being sampled
   uint64_t cases_ = 0;
 };
 

@@ -8,7 +8,9 @@
 // whose hits, keys and children go into td_sort4 a clock after they come
 // out; a triangle lane goes into td_tri_datapath. Every lane's expected
 // result is td_ref_intersect's on the case's memory, queued in order per
-// datapath; every output is compared with the head of its queue. Lanes no
+// datapath; every output is compared with the head of its queue (an
+// output with nothing queued fails, and so does a lane whose result has
+// not come out a whole pipeline's depth after the file's end). Lanes no
 // datapath takes (inactive, faults, reserved types, out of bounds) are
 // counted, not driven. At the end it prints "N passed, M failed" and
 // raises done_o; the C++ main (td_dpi_tb_main.cpp) exits 1 on a failure.
@@ -107,18 +109,28 @@ module td_dpi_tb import td_ref_dpi::*; #(
   bit          box_sort[$];
   int unsigned skipped;
   bit          next_sort;  // the box_sort of the box result coming out
+  int unsigned drain;      // clocks since the file's end
+  bit [127:0]  out_expected;  // the result coming out: its lane's expected one
+  int          out_line;      // and the lane's line (-1: no lane in flight)
+  // A result comes out this many clocks after its lane went in, at most.
+  localparam int unsigned DrainLimit = BoxLatency + 1 + SortLatency + TriangleLatency + 8;
 
   function automatic string dwords(input bit [127:0] v);
     return $sformatf("%08h,%08h,%08h,%08h", v[31:0], v[63:32], v[95:64], v[127:96]);
   endfunction
 
+  // An output of `unit` against its lane's expected result, or, with no
+  // lane in flight (`expected_line` < 0), a failure of its own.
   function automatic void compare(input string unit, input bit [127:0] got, input bit [127:0] expected,
-                                  input int line);
-    if (got == expected) begin
+                                  input int expected_line);
+    if (expected_line < 0) begin
+      failed++;
+      $display("%s: %s: an output %s with no lane in flight", path, unit, dwords(got));
+    end else if (got == expected) begin
       passed++;
     end else begin
       failed++;
-      $display("%s:%0d: %s: rtl %s, reference %s", path, line, unit, dwords(got), dwords(expected));
+      $display("%s:%0d: %s: rtl %s, reference %s", path, expected_line, unit, dwords(got), dwords(expected));
     end
   endfunction
 
@@ -197,35 +209,64 @@ module td_dpi_tb import td_ref_dpi::*; #(
       failed = 0;
       at_end = 1'b0;
       skipped = 0;
+      drain = 0;
     end else if (!done) begin
       box_valid <= 1'b0;
       tri_valid <= 1'b0;
       sort_valid <= 1'b0;
       // A box result goes into the sorting network a clock after it comes out.
       if (box_out_valid) begin
-        next_sort = box_sort.pop_front();
+        next_sort = box_sort.size() != 0 ? box_sort.pop_front() : 1'b0;
         sort_valid <= 1'b1;
         sort_flag  <= next_sort;
         sort_hit   <= box_out_hit;
         sort_key   <= box_out_key;
         sort_child <= box_out_child;
       end
-      if (sort_out_valid) compare("td_box_datapath + td_sort4", sort_out_child, box_expected.pop_front(),
-                                  box_line.pop_front());
-      if (tri_out_valid) compare("td_tri_datapath", tri_out_dwords, tri_expected.pop_front(), tri_line.pop_front());
+      if (sort_out_valid) begin
+        if (box_line.size() != 0) begin
+          out_expected = box_expected.pop_front();
+          out_line = box_line.pop_front();
+        end else begin
+          out_line = -1;
+        end
+        compare("td_box_datapath + td_sort4", sort_out_child, out_expected, out_line);
+      end
+      if (tri_out_valid) begin
+        if (tri_line.size() != 0) begin
+          out_expected = tri_expected.pop_front();
+          out_line = tri_line.pop_front();
+        end else begin
+          out_line = -1;
+        end
+        compare("td_tri_datapath", tri_out_dwords, out_expected, out_line);
+      end
       if (error) begin
         done = 1'b1;
       end else if (!at_end) begin
         if (!drive_next_case()) at_end = 1'b1;
-      end else if (box_expected.size() == 0 && tri_expected.size() == 0) begin
+      end else if (box_expected.size() != 0 || tri_expected.size() != 0) begin
+        if (++drain > DrainLimit) begin
+          foreach (box_line[i]) $display("%s:%0d: td_box_datapath + td_sort4: no result came out", path, box_line[i]);
+          foreach (tri_line[i]) $display("%s:%0d: td_tri_datapath: no result came out", path, tri_line[i]);
+          failed += box_line.size() + tri_line.size();
+          box_expected.delete();
+          box_line.delete();
+          tri_expected.delete();
+          tri_line.delete();
+        end
+      end else begin
         done = 1'b1;
         $display("td_dpi_tb: %s: %0d lanes through the datapaths, %0d that no datapath takes", path,
                  passed + failed, skipped);
         $display("%0d passed, %0d failed", passed, failed);
-        td_tdv_close(file);
-        td_ref_memory_free(memory);
       end
     end
+  end
+
+  final begin
+    if (file != null) td_tdv_close(file);
+    td_ref_memory_free(memory);
   end
 
 endmodule

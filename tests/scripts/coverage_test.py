@@ -60,12 +60,15 @@ class CoverageSummary(unittest.TestCase):
                 f.write(point("/rtl/td_box_slab.sv", 11, "line", "td_box_slab", "if", "TOP.a.u_slab", 0))
                 f.write(point("/rtl/td_box_slab.sv", 5, "toggle", "td_box_slab", "hit_o:0->1", "TOP.a.u_slab", 2))
                 f.write(point("/rtl/td_sort4.sv", 20, "line", "td_sort4", "block", "TOP.u_sort", 1))
+                f.write(point("/rtl/td_sort4.sv", 21, "branch", "td_sort4", "if", "TOP.u_sort", 0))
             reached = script.summarize(dat)
             text, summary = script.report(reached)
         self.assertEqual(summary["units"]["td_box_slab"]["lines"], {"covered": 1, "total": 2})
         self.assertEqual(summary["units"]["td_box_slab"]["toggles"], {"covered": 1, "total": 1})
         self.assertEqual(summary["units"]["td_sort4"]["lines"], {"covered": 1, "total": 1})
-        self.assertEqual(summary["lines_never_reached"], ["td_box_slab.sv:11: td_box_slab (if)"])
+        self.assertEqual(summary["units"]["td_sort4"]["branches"], {"covered": 0, "total": 1})
+        self.assertEqual(summary["never_reached"],
+                         ["td_box_slab.sv:11: td_box_slab (line if)", "td_sort4.sv:21: td_sort4 (branch if)"])
         self.assertIn("td_box_slab                    1 of     2  50.0%", text)
 
 

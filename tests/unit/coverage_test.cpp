@@ -91,6 +91,17 @@ TEST(ContractCoverage, ADescriptorFaultCountsEachFieldItBreaks) {
   EXPECT_FALSE(hit.count("box.fp32_node")) << "a faulted lane fetches nothing";
 }
 
+TEST(ContractCoverage, ABinCountsACaseOnceHoweverManyOfItsChildrenOrAxesReachIt) {
+  // Four children, three axes: per-child and per-axis bins still count the case once.
+  ContractCoverage coverage;
+  coverage.sample(edge_case("edge.box.grow_keeps_inf"));
+  coverage.sample(edge_case("edge.box.grow_keeps_inf"));
+  for (size_t i = 0; i < contract_bins().size(); ++i)
+    EXPECT_LE(coverage.count(i), 2u) << contract_bins()[i].name;
+  EXPECT_EQ(coverage.count(index_of("box.fp32_node")), 2u);
+  EXPECT_EQ(coverage.cases(), 2u);
+}
+
 TEST(ContractCoverage, SummaryAndJsonNameTheBinsNeverHit) {
   ContractCoverage coverage;
   coverage.sample(edge_case("edge.inactive.exec0"));
