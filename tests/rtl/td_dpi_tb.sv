@@ -110,8 +110,6 @@ module td_dpi_tb import td_ref_dpi::*; #(
   int unsigned skipped;
   bit          next_sort;  // the box_sort of the box result coming out
   int unsigned drain;      // clocks since the file's end
-  bit [127:0]  out_expected;  // the result coming out: its lane's expected one
-  int          out_line;      // and the lane's line (-1: no lane in flight)
   // A result comes out this many clocks after its lane went in, at most.
   localparam int unsigned DrainLimit = BoxLatency + 1 + SortLatency + TriangleLatency + 8;
 
@@ -119,18 +117,30 @@ module td_dpi_tb import td_ref_dpi::*; #(
     return $sformatf("%08h,%08h,%08h,%08h", v[31:0], v[63:32], v[95:64], v[127:96]);
   endfunction
 
-  // An output of `unit` against its lane's expected result, or, with no
-  // lane in flight (`expected_line` < 0), a failure of its own.
-  function automatic void compare(input string unit, input bit [127:0] got, input bit [127:0] expected,
-                                  input int expected_line);
-    if (expected_line < 0) begin
+  // An output of the box path (`box`) or of the triangle path against the
+  // head of its queue: its lane's expected result, or a failure of its own
+  // when no lane is in flight.
+  function automatic void compare(input bit box, input bit [127:0] got);
+    string      unit = box ? "td_box_datapath + td_sort4" : "td_tri_datapath";
+    bit [127:0] expected;
+    int         line;
+    if ((box ? box_line.size() : tri_line.size()) == 0) begin
       failed++;
       $display("%s: %s: an output %s with no lane in flight", path, unit, dwords(got));
-    end else if (got == expected) begin
+      return;
+    end
+    if (box) begin  // (not a ?: of two pops: Verilator 5.006 runs both)
+      expected = box_expected.pop_front();
+      line = box_line.pop_front();
+    end else begin
+      expected = tri_expected.pop_front();
+      line = tri_line.pop_front();
+    end
+    if (got == expected) begin
       passed++;
     end else begin
       failed++;
-      $display("%s:%0d: %s: rtl %s, reference %s", path, expected_line, unit, dwords(got), dwords(expected));
+      $display("%s:%0d: %s: rtl %s, reference %s", path, line, unit, dwords(got), dwords(expected));
     end
   endfunction
 
@@ -223,24 +233,8 @@ module td_dpi_tb import td_ref_dpi::*; #(
         sort_key   <= box_out_key;
         sort_child <= box_out_child;
       end
-      if (sort_out_valid) begin
-        if (box_line.size() != 0) begin
-          out_expected = box_expected.pop_front();
-          out_line = box_line.pop_front();
-        end else begin
-          out_line = -1;
-        end
-        compare("td_box_datapath + td_sort4", sort_out_child, out_expected, out_line);
-      end
-      if (tri_out_valid) begin
-        if (tri_line.size() != 0) begin
-          out_expected = tri_expected.pop_front();
-          out_line = tri_line.pop_front();
-        end else begin
-          out_line = -1;
-        end
-        compare("td_tri_datapath", tri_out_dwords, out_expected, out_line);
-      end
+      if (sort_out_valid) compare(1'b1, sort_out_child);
+      if (tri_out_valid) compare(1'b0, tri_out_dwords);
       if (error) begin
         done = 1'b1;
       end else if (!at_end) begin
